@@ -1,0 +1,23 @@
+"""The one exception tree of kabale: every error a caller can cause is a KabaleError."""
+
+from __future__ import annotations
+
+
+class KabaleError(ValueError):
+    """Base of every error kabale raises for bad input; a ValueError, so callers may catch either."""
+
+
+class NotationError(KabaleError):
+    """Text that is not a move, card, variant or deal id in kabale's notation."""
+
+
+class IllegalMoveError(KabaleError):
+    """A well-formed move the rules refuse in the current position; the game is unchanged."""
+
+
+class InvalidDealError(KabaleError):
+    """A deal id, deck or seed that does not describe a deal of the variant."""
+
+
+class InvalidSaveError(KabaleError):
+    """A saved game that is truncated, tampered with or inconsistent; nothing is loaded."""
