@@ -7,7 +7,7 @@ equal cards compare equal and hash alike, and the rules modules use the shared i
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 
 from .errors import NotationError
@@ -42,15 +42,13 @@ class Card:
 
     rank: int
     suit: Suit
+    is_red: bool = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        if not ACE <= self.rank <= KING:
+        if not isinstance(self.rank, int) or not ACE <= self.rank <= KING:
             raise NotationError(f"card rank {self.rank!r} is not 1 (A) .. 13 (K)")
-
-    @property
-    def is_red(self) -> bool:
-        """True for hearts and diamonds."""
-        return self.suit.is_red
+        object.__setattr__(self, "suit", Suit(self.suit))
+        object.__setattr__(self, "is_red", self.suit.is_red)
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -76,7 +74,8 @@ def parse_card(text: str) -> Card:
     card = _BY_TEXT.get(text.strip().upper()) if isinstance(text, str) else None
     if card is None:
         raise NotationError(
-            f"not a card: {text!r} (expected rank A 2-9 T J Q K or 10, then suit S H D C, e.g. 'TH')"
+            f"not a card: {text!r} (expected rank A 2-9 T J Q K or 10,"
+            " then suit S H D C, e.g. 'TH')"
         )
     return card
 

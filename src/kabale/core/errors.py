@@ -4,7 +4,7 @@ from __future__ import annotations
 
 
 class KabaleError(ValueError):
-    """Base of every error kabale raises for bad input; a ValueError, so callers may catch either."""
+    """Base of every error kabale raises for bad input (a ValueError, so either catch works)."""
 
 
 class NotationError(KabaleError):

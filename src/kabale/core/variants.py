@@ -8,9 +8,9 @@ string names the family id, then only the options that differ from the default, 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Mapping
 
 from .errors import NotationError
 

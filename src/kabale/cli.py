@@ -1,0 +1,165 @@
+"""The ``kabale`` command (and ``python -m kabale``): thin glue over the library.
+
+Exit codes: 0 ok, 2 bad usage or input (one line on stderr, never a traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import NoReturn, TextIO
+
+from .core import Game, KabaleError
+from .core.persist import state_to_dict
+from .core.variants import describe_variants
+
+TEXT_HELP = "moves in notation (3>7, 3:2>7, w>f, d), u undo, r redo, ? legal moves, q quit"
+
+
+class UsageError(Exception):
+    """Bad command-line usage; printed as one line, exit status 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line and exit 2 (no usage dump)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: {message} (see '{self.prog} --help')")
+
+
+def build_parser() -> Parser:
+    """The argument parser of every subcommand."""
+    parser = Parser(prog="kabale", description="Spider, Spiderette and Klondike patience.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+    sub.add_parser("variants", help="list variant ids, options and aliases")
+
+    deal = sub.add_parser("deal", help="print a deal (every card; face-down ones in lower case)")
+    deal.add_argument("variant")
+    deal.add_argument("--seed", type=int)
+    form = deal.add_mutually_exclusive_group()
+    form.add_argument("--json", action="store_true", help="the whole deal as JSON")
+    form.add_argument("--format", choices=["text", "json", "solvitaire"], default="text")
+
+    play = sub.add_parser("play", help="play in the browser (or --text in the terminal)")
+    play.add_argument("variant", nargs="?")
+    play.add_argument("--seed", type=int)
+    play.add_argument("--port", type=int)
+    play.add_argument("--no-browser", action="store_true")
+    play.add_argument("--db", help="SQLite file for games and statistics (or KABALE_DB)")
+    play.add_argument("--text", action="store_true",
+                      help=f"play in the terminal reading stdin: {TEXT_HELP}")
+
+    solve = sub.add_parser("solve", help="decide a deal with full information")
+    from .solver import cli as solver_cli
+
+    solver_cli.configure(solve)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    try:
+        args = build_parser().parse_args(argv)
+        return run(args)
+    except UsageError as error:
+        print(error, file=sys.stderr)
+        return 2
+    except KabaleError as error:
+        print(f"kabale: {error}", file=sys.stderr)
+        return 2
+    except (BrokenPipeError, KeyboardInterrupt):
+        return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    """Dispatch a parsed command."""
+    if args.command == "variants":
+        print("\n".join(describe_variants()))
+        return 0
+    if args.command == "deal":
+        return print_deal(args)
+    if args.command == "play":
+        if args.text:
+            return play_text(args.variant, args.seed, sys.stdin, sys.stdout)
+        if args.variant is not None:
+            Game.new(args.variant, 0)  # validate before starting a server
+        from .server import launch
+
+        return launch.main(args.variant, args.seed, args.port, not args.no_browser, args.db)
+    from .solver import cli as solver_cli
+
+    return solver_cli.main(args)
+
+
+def print_deal(args: argparse.Namespace) -> int:
+    """``kabale deal``: the deal as a table, JSON, or Solvitaire's JSON."""
+    game = Game.new(args.variant, args.seed)
+    if args.format == "solvitaire":
+        from .storage.solvitaire import to_solvitaire
+
+        print(json.dumps(to_solvitaire(game)))
+    elif args.json or args.format == "json":
+        print(json.dumps({"deal_id": game.deal_id, "variant": str(game.variant),
+                          "seed": game.seed, "position": state_to_dict(game.state)}))
+    else:
+        print(open_table(game))
+    return 0
+
+
+def open_table(game: Game) -> str:
+    """The text table with every card shown (face-down ones in lower case)."""
+    from .core.observe import render_table
+
+    obs = game.observe()
+    state = game.state
+    obs["columns"] = [[str(c) for c in pile] for pile in state.columns]
+    obs["stock_cards"] = [str(c) for c in state.stock]
+    return render_table(obs)
+
+
+def play_text(variant: str | None, seed: int | None, stdin: TextIO, stdout: TextIO) -> int:
+    """Play in the terminal: one command per line from ``stdin``, the table after each move.
+
+    A line holding a deal id (``VARIANT#N``) before the first move starts that deal, so a game
+    log (deal id, then one move per line) replays from a file or a pipe.
+    """
+    interactive = stdin.isatty()
+    game = Game.new(variant or "klondike", seed) if variant or seed is not None else None
+
+    def show(text: str) -> None:
+        print(text, file=stdout, flush=True)
+
+    if game is not None:
+        show(str(game))
+    if interactive:
+        show(TEXT_HELP)
+    for raw in stdin:
+        line = raw.strip()
+        if not line or line.startswith((";", "//")):
+            continue
+        if "#" in line and (game is None or game.moves_made == 0):
+            game = Game.from_deal_id(line)
+            show(str(game))
+            continue
+        if game is None:
+            game = Game.new("klondike")
+        try:
+            if line == "q":
+                break
+            if line == "?":
+                show(" ".join(str(m) for m in game.legal_moves()) or "(no legal moves)")
+                continue
+            if line == "u":
+                show(f"undo {game.undo()}")
+            elif line == "r":
+                show(f"redo {game.redo()}")
+            else:
+                game.play(line)
+            show(str(game))
+        except KabaleError as error:
+            show(f"error: {error}")
+            if not interactive:
+                return 2
+    return 0

@@ -1,0 +1,287 @@
+"""Game: a deal, its current state and its history. The checked path for every change.
+
+A Game keeps the list of states it went through (states are immutable and share untouched
+piles), so undo is exact by construction: it restores the previous state, flips, removed runs,
+score and pass count included. Every move a person or a file asks for goes through
+:meth:`Game.play`, which refuses anything the rules do not list as legal and leaves the game
+exactly as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .cards import Card
+from .deal import check_deck, check_seed, deck_for, random_seed
+from .errors import IllegalMoveError, InvalidDealError, NotationError
+from .klondike import KlondikeRules
+from .notation import parse_move_text
+from .observe import observation, render_table
+from .spider import SpiderRules
+from .state import FOUNDATION, STOCK, WASTE, Move, State
+from .variants import Variant, parse_variant
+
+Rules = KlondikeRules | SpiderRules
+POSITION = "position"
+
+
+def rules_for(variant: Variant) -> Rules:
+    """The rules object of a variant (options read once)."""
+    if variant.family == "klondike":
+        return KlondikeRules(
+            draw=int(variant["draw"]), passes=int(variant["passes"]), empty=str(variant["empty"]),
+            back=bool(variant["back"]), decks=int(variant["decks"]),
+            scoring=str(variant["scoring"]),
+        )
+    return SpiderRules(variant.family, strict=bool(variant["strict"]))
+
+
+def deck_text(deck: Sequence[Card]) -> str:
+    """A deck as concatenated two-letter card codes (used in deal ids of hand-made deals)."""
+    return "".join(str(card) for card in deck)
+
+
+class Game:
+    """One game of a variant: the deal, the moves played, undo/redo, score and outcome."""
+
+    def __init__(self, variant: Variant, start: State, deal_id: str,
+                 seed: int | None = None) -> None:
+        """Low-level constructor; use :meth:`new`, :meth:`from_deal_id`, :meth:`from_deck` or
+        :meth:`from_position`."""
+        self.variant = variant
+        self.rules: Rules = rules_for(variant)
+        self.deal_id = deal_id
+        self.seed = seed
+        self._states: list[State] = [start]
+        self._moves: list[Move] = []
+        self._redo: list[Move] = []
+        self._legal_state: State | None = None
+        self._legal: list[Move] = []
+        self._legal_index: dict[Move, Move] = {}
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def new(cls, variant: str | Variant, seed: int | None = None) -> Game:
+        """Deal number ``seed`` of ``variant`` (a fresh random deal number when None)."""
+        parsed = parse_variant(variant)
+        seed = random_seed() if seed is None else check_seed(seed)
+        deck = deck_for(parsed, seed)
+        return cls(parsed, rules_for(parsed).layout(deck), f"{parsed}#{seed}", seed)
+
+    @classmethod
+    def from_deck(cls, variant: str | Variant, deck: Sequence[Card]) -> Game:
+        """Deal a given deck (in deal order, see deal.py) instead of a shuffled one."""
+        parsed = parse_variant(variant)
+        cards = list(deck)
+        check_deck(parsed, cards)
+        return cls(parsed, rules_for(parsed).layout(cards), f"{parsed}#={deck_text(cards)}")
+
+    @classmethod
+    def from_position(cls, variant: str | Variant, state: State) -> Game:
+        """Start from any constructed position (for puzzles, tests and solver checks)."""
+        from .persist import check_state  # local: persist imports this module
+
+        parsed = parse_variant(variant)
+        check_state(parsed, rules_for(parsed), state)
+        return cls(parsed, state, f"{parsed}#{POSITION}")
+
+    @classmethod
+    def from_deal_id(cls, deal_id: str) -> Game:
+        """Deal again the game a deal id names: ``VARIANT#SEED`` or ``VARIANT#=CARDS``."""
+        if not isinstance(deal_id, str) or "#" not in deal_id:
+            raise InvalidDealError(f"bad deal id {deal_id!r}: expected VARIANT#NUMBER, e.g. "
+                                   "'spider:suits=2#42'")
+        variant, _, number = deal_id.strip().rpartition("#")
+        if number.startswith("="):
+            codes = number[1:]
+            try:
+                deck = [Card.parse(codes[i:i + 2]) for i in range(0, len(codes), 2)]
+            except NotationError as error:
+                raise InvalidDealError(f"bad deal id {deal_id!r}: {error}") from None
+            return cls.from_deck(variant, deck)
+        if not number.isdigit():
+            raise InvalidDealError(f"bad deal id {deal_id!r}: after '#' comes a deal number "
+                                   "(or '=' and the deck's cards)")
+        return cls.new(variant, int(number))
+
+    @classmethod
+    def from_json(cls, text: str) -> Game:
+        """Load a game saved by :meth:`to_json`; raises InvalidSaveError, never half-loads."""
+        from .persist import load_game
+
+        return load_game(text)
+
+    def to_json(self) -> str:
+        """The whole game (deal, moves, redo stack) as versioned JSON text."""
+        from .persist import dump_game
+
+        return dump_game(self)
+
+    def copy(self) -> Game:
+        """An independent game in the same position with the same history."""
+        twin = Game(self.variant, self._states[0], self.deal_id, self.seed)
+        twin._states = list(self._states)
+        twin._moves = list(self._moves)
+        twin._redo = list(self._redo)
+        return twin
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def state(self) -> State:
+        """The current true state (all cards, hidden ones included)."""
+        return self._states[-1]
+
+    @property
+    def initial_state(self) -> State:
+        """The state before the first move."""
+        return self._states[0]
+
+    @property
+    def history(self) -> list[Move]:
+        """The moves played from the start to the current position."""
+        return list(self._moves)
+
+    @property
+    def redo_moves(self) -> list[Move]:
+        """The moves :meth:`redo` would replay, next one first."""
+        return list(reversed(self._redo))
+
+    @property
+    def moves_made(self) -> int:
+        """How many moves lead from the deal to the current position."""
+        return len(self._moves)
+
+    @property
+    def score(self) -> int:
+        """The score in the current position (see RULES.md for each variant's scoring)."""
+        return self.state.score
+
+    @property
+    def can_undo(self) -> bool:
+        """True when a move can be taken back."""
+        return bool(self._moves)
+
+    @property
+    def can_redo(self) -> bool:
+        """True when an undone move can be replayed."""
+        return bool(self._redo)
+
+    def _refresh_legal(self) -> None:
+        state = self.state
+        if self._legal_state is not state:
+            self._legal = self.rules.legal_moves(state)
+            self._legal_index = {move: move for move in self._legal}
+            self._legal_state = state
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move in the current position, in the family's fixed order."""
+        self._refresh_legal()
+        return list(self._legal)
+
+    @property
+    def outcome(self) -> str:
+        """"won", "lost" (no way to go on) or "playing"."""
+        state = self.state
+        if self.rules.is_won(state):
+            return "won"
+        self._refresh_legal()
+        return "lost" if self.rules.is_lost(state, self._legal) else "playing"
+
+    @property
+    def passes_left(self) -> int | None:
+        """Klondike: turn-backs of the waste still allowed (None = unlimited or not Klondike)."""
+        if isinstance(self.rules, KlondikeRules):
+            return self.rules.passes_left(self.state)
+        return None
+
+    def observe(self) -> dict[str, Any]:
+        """What the player sees (DESIGN.md §3b); hidden cards appear as "??"."""
+        self._refresh_legal()
+        return observation(self.variant, self.deal_id, self.state, self._legal, self.outcome,
+                           self.passes_left, self.moves_made)
+
+    def __str__(self) -> str:
+        return render_table(self.observe())
+
+    def __repr__(self) -> str:
+        return f"<Game {self.deal_id!r} moves={self.moves_made} {self.outcome}>"
+
+    # ------------------------------------------------------------------ moves
+    def parse_move(self, text: str) -> Move:
+        """Read notation in the current position: ``3>7`` takes the longest legal count, ``3>f2``
+        means ``3>f`` when f2 is the foundation the card goes to. Raises NotationError."""
+        source, target, count = parse_move_text(text)
+        if source == STOCK:
+            return Move(STOCK, "", 1)
+        if source.isdigit() and target.isdigit():
+            if count is None:
+                self._refresh_legal()
+                counts = [m.count for m in self._legal if m.source == source
+                          and m.target == target]
+                count = max(counts, default=1)
+            return self._canonical(Move(source, target, count))
+        if target.startswith(FOUNDATION) and len(target) > 1 and isinstance(
+                self.rules, KlondikeRules):
+            card = self._top_card(source)
+            if card is not None and self.rules.foundation_for(self.state, card) == int(
+                    target[1:]) - 1:
+                target = FOUNDATION
+        return self._canonical(Move(source, target, 1))
+
+    def _top_card(self, source: str) -> Card | None:
+        state = self.state
+        if source == WASTE:
+            return state.waste[-1] if state.waste else None
+        if source.isdigit() and 1 <= int(source) <= len(state.columns):
+            pile = state.columns[int(source) - 1]
+            return pile[-1] if pile else None
+        return None
+
+    def _canonical(self, move: Move) -> Move:
+        self._refresh_legal()
+        return self._legal_index.get(move, move)
+
+    def play(self, move: Move | str) -> Move:
+        """Play a Move or notation text; returns the move played (canonical text).
+
+        Raises NotationError for text that is not a move and IllegalMoveError (with the reason)
+        for a move the rules refuse; in both cases the game is unchanged.
+        """
+        wanted = self.parse_move(move) if isinstance(move, str) else move
+        if not isinstance(wanted, Move):
+            raise NotationError(f"not a move: {move!r} (give a Move or notation such as '3>7')")
+        self._refresh_legal()
+        legal = self._legal_index.get(wanted)
+        if legal is None:
+            raise IllegalMoveError(self._reason(wanted))
+        self._states.append(self.rules.apply(self.state, legal))
+        self._moves.append(legal)
+        if self._redo and self._redo[-1] == legal:
+            self._redo.pop()
+        else:
+            self._redo.clear()
+        return legal
+
+    def _reason(self, move: Move) -> str:
+        if self.rules.is_won(self.state):
+            return f"illegal move {str(move)!r}: the game is already won"
+        return f"illegal move {str(move)!r}: {self.rules.explain(self.state, move)}"
+
+    def undo(self) -> Move:
+        """Take back the last move (with the flips and removals it caused); returns it."""
+        if not self._moves:
+            raise IllegalMoveError("nothing to undo: no move has been played")
+        self._states.pop()
+        move = self._moves.pop()
+        self._redo.append(move)
+        return move
+
+    def redo(self) -> Move:
+        """Replay the last undone move; returns it."""
+        if not self._redo:
+            raise IllegalMoveError("nothing to redo: no move has been undone")
+        move = self._redo.pop()
+        self._states.append(self.rules.apply(self.state, move))
+        self._moves.append(move)
+        return move

@@ -1,0 +1,299 @@
+"""Every Klondike-family rule (RULES.md §3): Klondike, Easy, Thoughtful, Double, Vegas.
+
+The options of the variant are read once into a :class:`KlondikeRules` object; the functions
+take and return immutable :class:`State` values and never check legality themselves except in
+``legal_moves`` and ``explain`` (the checked path is ``Game.play``).
+
+Legal moves come in this fixed order: column to foundation (columns left to right), waste to
+foundation, column to column (by source, then target, longest run first), waste to column,
+foundation to column (by foundation, then target), then the stock action ``d``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .cards import ACE, KING, Card
+from .state import FOUNDATION, STOCK, WASTE, Move, Pile, State
+
+STANDARD_POINTS = {"foundation": 10, "waste_to_column": 5, "flip": 5, "back": -15}
+
+
+class KlondikeRules:
+    """Klondike's rules under one set of options (draw, passes, empty, back, decks, scoring)."""
+
+    family = "klondike"
+
+    def __init__(self, draw: int, passes: int, empty: str, back: bool, decks: int,
+                 scoring: str) -> None:
+        self.draw = draw
+        self.passes = passes
+        self.any_card_on_empty = empty == "any"
+        self.back = back
+        self.decks = decks
+        self.scoring = scoring
+        self.n_columns = 7 if decks == 1 else 9
+        self.n_foundations = 4 * decks
+        self.n_cards = 52 * decks
+
+    # ------------------------------------------------------------------ dealing
+    def layout(self, deck: Sequence[Card]) -> State:
+        """Deal row by row: row r gives a card to columns r+1..N; each column's last is face up."""
+        n = self.n_columns
+        columns: list[list[Card]] = [[] for _ in range(n)]
+        position = 0
+        for row in range(n):
+            for col in range(row, n):
+                columns[col].append(deck[position])
+                position += 1
+        stock = tuple(reversed(deck[position:]))
+        return State(
+            columns=tuple(tuple(c) for c in columns),
+            down=tuple(len(c) - 1 for c in columns),
+            stock=stock,
+            waste=(),
+            foundations=((),) * self.n_foundations,
+            score=-52 * self.decks if self.scoring == "vegas" else 0,
+        )
+
+    # ------------------------------------------------------------------ queries
+    def passes_left(self, state: State) -> int | None:
+        """Turn-backs of the waste still allowed; None when unlimited."""
+        if self.passes == 0:
+            return None
+        return self.passes - 1 - state.passes_used
+
+    def is_won(self, state: State) -> bool:
+        """All cards on the foundations."""
+        return sum(len(f) for f in state.foundations) == self.n_cards
+
+    def foundation_for(self, state: State, card: Card) -> int:
+        """Index of the first foundation of the card's suit that takes it, or -1."""
+        for copy in range(self.decks):
+            index = copy * 4 + card.suit
+            pile = state.foundations[index]
+            if (pile[-1].rank if pile else 0) == card.rank - 1:
+                return index
+        return -1
+
+    def _fits(self, card: Card, pile: Pile) -> bool:
+        """Can ``card`` (heading a run) be placed on the column ``pile``?"""
+        if not pile:
+            return self.any_card_on_empty or card.rank == KING
+        top = pile[-1]
+        return top.rank == card.rank + 1 and top.is_red != card.is_red
+
+    def run_start(self, state: State, col: int) -> int:
+        """Lowest index of the column's movable run: face up, alternating, descending to the top."""
+        pile = state.columns[col]
+        start = len(pile) - 1
+        floor = state.down[col]
+        while start > floor:
+            below, above = pile[start - 1], pile[start]
+            if below.rank != above.rank + 1 or below.is_red == above.is_red:
+                break
+            start -= 1
+        return start
+
+    def stock_action_possible(self, state: State) -> bool:
+        """``d`` draws while the stock has cards, else turns the waste back if a pass is left."""
+        if state.stock:
+            return True
+        left = self.passes_left(state)
+        return bool(state.waste) and (left is None or left > 0)
+
+    # ------------------------------------------------------------------ moves
+    def legal_moves(self, state: State) -> list[Move]:
+        """Every legal move, in the module's fixed order, with canonical text."""
+        if self.is_won(state):
+            return []
+        moves: list[Move] = []
+        columns = state.columns
+        n = self.n_columns
+        for i in range(n):
+            pile = columns[i]
+            if pile and self.foundation_for(state, pile[-1]) >= 0:
+                moves.append(Move(str(i + 1), FOUNDATION, 1, f"{i + 1}>f"))
+        if state.waste and self.foundation_for(state, state.waste[-1]) >= 0:
+            moves.append(Move(WASTE, FOUNDATION, 1, "w>f"))
+        for i in range(n):
+            pile = columns[i]
+            if not pile:
+                continue
+            start = self.run_start(state, i)
+            size = len(pile)
+            for j in range(n):
+                if j == i:
+                    continue
+                fitting = [k for k in range(start, size) if self._fits(pile[k], columns[j])]
+                several = len(fitting) > 1
+                for k in fitting:
+                    count = size - k
+                    text = f"{i + 1}:{count}>{j + 1}" if several else f"{i + 1}>{j + 1}"
+                    moves.append(Move(str(i + 1), str(j + 1), count, text))
+        if state.waste:
+            card = state.waste[-1]
+            for j in range(n):
+                if self._fits(card, columns[j]):
+                    moves.append(Move(WASTE, str(j + 1), 1, f"w>{j + 1}"))
+        if self.back:
+            for f, pile in enumerate(state.foundations):
+                if pile:
+                    for j in range(n):
+                        if self._fits(pile[-1], columns[j]):
+                            moves.append(Move(f"f{f + 1}", str(j + 1), 1, f"f{f + 1}>{j + 1}"))
+        if self.stock_action_possible(state):
+            moves.append(Move(STOCK, "", 1, STOCK))
+        return moves
+
+    def apply(self, state: State, move: Move) -> State:
+        """The state after a legal ``move`` (not checked), with flips and score applied."""
+        if move.source == STOCK:
+            return self._stock_action(state)
+        columns = list(state.columns)
+        down = list(state.down)
+        foundations = list(state.foundations)
+        waste = state.waste
+        points = 0
+        source, target = move.source, move.target
+        if source == WASTE:
+            cards: Pile = waste[-1:]
+            waste = waste[:-1]
+        elif source[0] == "f":
+            f = int(source[1:]) - 1
+            cards = foundations[f][-1:]
+            foundations[f] = foundations[f][:-1]
+            points += self._points("back")
+        else:
+            col = int(source) - 1
+            cards = columns[col][len(columns[col]) - move.count:]
+            columns[col] = columns[col][: len(columns[col]) - move.count]
+            if columns[col] and down[col] == len(columns[col]):
+                down[col] -= 1
+                points += self._points("flip")
+        if target == FOUNDATION:
+            f = self.foundation_for(state, cards[0])
+            foundations[f] = foundations[f] + cards
+            points += self._points("foundation")
+        else:
+            col = int(target) - 1
+            columns[col] = columns[col] + cards
+            if source == WASTE:
+                points += self._points("waste_to_column")
+        return State(tuple(columns), tuple(down), state.stock, waste, tuple(foundations),
+                     state.passes_used, self._add_score(state.score, points))
+
+    def _stock_action(self, state: State) -> State:
+        if state.stock:
+            taken = state.stock[-self.draw:]
+            return State(state.columns, state.down, state.stock[: -len(taken)],
+                         state.waste + tuple(reversed(taken)), state.foundations,
+                         state.passes_used, state.score)
+        passes_used = state.passes_used + 1
+        points = 0
+        if self.scoring == "standard":
+            if self.draw == 1:
+                points = -100
+            elif passes_used >= 3:
+                points = -20
+        return State(state.columns, state.down, tuple(reversed(state.waste)), (),
+                     state.foundations, passes_used, self._add_score(state.score, points))
+
+    def _points(self, event: str) -> int:
+        if self.scoring == "standard":
+            return STANDARD_POINTS[event]
+        if self.scoring == "vegas":
+            return {"foundation": 5, "back": -5}.get(event, 0)
+        return 0
+
+    def _add_score(self, score: int, points: int) -> int:
+        if not points:
+            return score
+        return max(0, score + points) if self.scoring == "standard" else score + points
+
+    # ------------------------------------------------------------------ outcome
+    def is_lost(self, state: State, legal: list[Move]) -> bool:
+        """No legal move; with unlimited passes also when only ``d`` is possible and a whole
+        cycle through stock and waste never offers another move."""
+        if not legal:
+            return not self.is_won(state)
+        if self.passes != 0 or len(legal) != 1 or legal[0].source != STOCK:
+            return False
+        start = (state.stock, state.waste)
+        current = state
+        for _ in range(2 * (len(state.stock) + len(state.waste)) + 4):
+            current = self._stock_action(current)
+            moves = self.legal_moves(current)
+            if len(moves) != 1:
+                return False
+            if (current.stock, current.waste) == start:
+                return True
+        return False
+
+    # ------------------------------------------------------------------ explanations
+    def explain(self, state: State, move: Move) -> str:
+        """Why ``move`` is not legal in ``state``, in one line for a player."""
+        text = str(move)
+        n = self.n_columns
+        if move.source == STOCK:
+            if self.is_won(state):
+                return "the game is won"
+            if not state.waste:
+                return "the stock and the waste are both empty"
+            return "no passes left: the waste cannot be turned over again"
+        source, target = move.source, move.target
+        for part in (source, target):
+            if part.isdigit() and not 1 <= int(part) <= n:
+                return f"{text}: there is no column {part} (columns 1-{n})"
+            if part.startswith("f") and len(part) > 1 and not 1 <= int(part[1:]) <= len(
+                    state.foundations):
+                return f"{text}: there is no foundation {part} (f1-f{len(state.foundations)})"
+        if self.is_won(state):
+            return f"{text}: the game is won"
+        if source == WASTE:
+            if not state.waste:
+                return f"{text}: the waste is empty"
+            cards: Pile = state.waste[-1:]
+        elif source.startswith("f"):
+            if not self.back:
+                return f"{text}: cards may not come back from a foundation in this variant"
+            pile = state.foundations[int(source[1:]) - 1]
+            if not pile:
+                return f"{text}: foundation {source} is empty"
+            cards = pile[-1:]
+        else:
+            col = int(source) - 1
+            pile = state.columns[col]
+            if not pile:
+                return f"{text}: column {source} is empty"
+            up = len(pile) - state.down[col]
+            if move.count > up:
+                return f"{text}: column {source} has only {up} face-up card(s)"
+            if target == FOUNDATION and move.count != 1:
+                return f"{text}: only one card at a time goes to a foundation"
+            cards = pile[len(pile) - move.count:]
+            if self.run_start(state, col) > len(pile) - move.count:
+                return f"{text}: those {move.count} cards are not an alternating descending run"
+        head = cards[0]
+        if target == FOUNDATION or target.startswith("f"):
+            want = self.foundation_for(state, head)
+            if want < 0:
+                need = "an Ace" if head.rank == ACE else f"the {_name(head.rank - 1)} of its suit"
+                return f"{text}: {head} cannot go to a foundation (it needs {need} there first)"
+            return f"{text}: {head} goes to f{want + 1}, not {target}"
+        column = state.columns[int(target) - 1]
+        if not column:
+            return f"{text}: only a King may fill an empty column (not {head})"
+        top = column[-1]
+        return f"{text}: {head} cannot go on {top} (needs a {_needs(top)})"
+
+
+def _name(rank: int) -> str:
+    return {1: "Ace", 11: "Jack", 12: "Queen", 13: "King"}.get(rank, str(rank))
+
+
+def _needs(top: Card) -> str:
+    if top.rank == ACE:
+        return "lower card, and nothing is lower than an Ace"
+    colour = "black" if top.is_red else "red"
+    return f"{colour} {_name(top.rank - 1)}"

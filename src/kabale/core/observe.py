@@ -1,0 +1,69 @@
+"""What a player sees: the observation dict of DESIGN.md §3b and the text table of ``str(game)``.
+
+Nothing here may reveal a face-down or stock card, except with Klondike's ``open=true``
+(Thoughtful), where every card is shown but ``down`` still counts the unmovable cards.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .state import Move, State
+from .variants import Variant
+
+HIDDEN = "??"
+
+
+def observation(variant: Variant, deal_id: str, state: State, legal: list[Move], outcome: str,
+                passes_left: int | None, moves_made: int) -> dict[str, Any]:
+    """The JSON-safe observation of ``state`` (schema: DESIGN.md §3b)."""
+    open_table = variant.family == "klondike" and bool(variant["open"])
+    columns = []
+    for pile, down in zip(state.columns, state.down, strict=True):
+        shown = [str(card) for card in pile]
+        if not open_table:
+            shown[:down] = [HIDDEN] * down
+        columns.append(shown)
+    return {
+        "variant": str(variant),
+        "deal_id": deal_id,
+        "columns": columns,
+        "down": list(state.down),
+        "stock": len(state.stock),
+        "stock_cards": [str(card) for card in state.stock] if open_table else None,
+        "waste": [str(card) for card in state.waste],
+        "foundations": [[str(card) for card in pile] for pile in state.foundations],
+        "passes_left": passes_left,
+        "legal": [str(move) for move in legal],
+        "outcome": outcome,
+        "score": state.score,
+        "moves_made": moves_made,
+    }
+
+
+def render_table(obs: dict[str, Any]) -> str:
+    """A readable text table of an observation: header, piles, then columns side by side."""
+    lines = [f"{obs['deal_id']}   score {obs['score']}   moves {obs['moves_made']}"
+             f"   {obs['outcome']}"]
+    stock = f"stock {obs['stock']}"
+    if obs["passes_left"] is not None:
+        stock += f" (passes left {obs['passes_left']})"
+    if obs["stock_cards"] is not None:
+        stock += ": " + " ".join(obs["stock_cards"])
+    lines.append(stock)
+    if obs["variant"].startswith("klondike"):
+        lines.append("waste: " + (" ".join(obs["waste"][-3:]) if obs["waste"] else "--")
+                     + (f"   ({len(obs['waste'])} cards)" if len(obs["waste"]) > 3 else ""))
+        piles = [pile[-1] if pile else "--" for pile in obs["foundations"]]
+        lines.append("foundations: " + " ".join(f"f{i + 1}:{p}" for i, p in enumerate(piles)))
+    else:
+        lines.append(f"removed runs: {len(obs['foundations'])}")
+    columns = [
+        [card.lower() if row < down and card != HIDDEN else card for row, card in enumerate(c)]
+        for c, down in zip(obs["columns"], obs["down"], strict=True)
+    ]  # with open=true, face-down cards print in lower case
+    depth = max((len(c) for c in columns), default=0)
+    lines.append(" ".join(f"{i + 1:>3}" for i in range(len(columns))))
+    for row in range(depth):
+        lines.append(" ".join(f"{c[row] if row < len(c) else '':>3}" for c in columns).rstrip())
+    return "\n".join(lines)
