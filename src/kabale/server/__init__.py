@@ -1,0 +1,1 @@
+"""The web game: Starlette app (app.py), live games (games.py), launcher (launch.py), page."""

@@ -1,0 +1,149 @@
+"""The games the server plays: a write-through cache of live Game objects over the store.
+
+Every change (new game, move, undo, redo, resign) is written to the database before the
+method returns, so the answer the page sees is always what a restarted server would load.
+What leaves this module for the client is built by :func:`payload`: the observation (hidden
+cards never included) plus a few page helpers that reveal nothing hidden.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from kabale.core.errors import IllegalMoveError, KabaleError
+from kabale.core.game import Game
+from kabale.storage.db import GameStore
+
+#: Idle gaps longer than this count only this long towards a game's elapsed time (seconds).
+IDLE_CAP = 120.0
+CACHE_SIZE = 256
+
+
+class GameOverError(KabaleError):
+    """The game is finished (won or resigned); it takes no more moves."""
+
+
+@dataclass(slots=True)
+class Entry:
+    """A live game: the Game, its status in the store, and play-time bookkeeping."""
+
+    id: str
+    game: Game
+    status: str
+    elapsed: float
+    last_active: float
+
+    def tick(self, now: float) -> None:
+        """Add the time since the last action (capped at IDLE_CAP) to ``elapsed``."""
+        self.elapsed += min(max(now - self.last_active, 0.0), IDLE_CAP)
+        self.last_active = now
+
+
+class GameService:
+    """Create, load and change games; every change is committed before returning."""
+
+    def __init__(self, store: GameStore) -> None:
+        self.store = store
+        self._cache: OrderedDict[str, Entry] = OrderedDict()
+
+    def _remember(self, entry: Entry) -> Entry:
+        self._cache[entry.id] = entry
+        self._cache.move_to_end(entry.id)
+        while len(self._cache) > CACHE_SIZE:
+            self._cache.popitem(last=False)
+        return entry
+
+    def create(self, variant: str | None = None, seed: int | None = None,
+               deal_id: str | None = None) -> Entry:
+        """Deal a new game (by variant and optional seed, or by deal id) and store it."""
+        if deal_id is not None:
+            game = Game.from_deal_id(deal_id)
+        else:
+            game = Game.new(variant if variant is not None else "klondike", seed)
+        game_id = secrets.token_urlsafe(18)
+        now = time.time()
+        self.store.add(game_id, game, now)
+        return self._remember(Entry(game_id, game, "playing", 0.0, now))
+
+    def get(self, game_id: str) -> Entry:
+        """The live game with this id, loaded from the store if needed."""
+        entry = self._cache.get(game_id)
+        if entry is None:
+            stored = self.store.load(game_id)
+            entry = Entry(stored.id, stored.game, stored.status, stored.elapsed, time.time())
+        return self._remember(entry)
+
+    def _commit(self, entry: Entry) -> None:
+        outcome = entry.game.outcome
+        if entry.status == "playing" and outcome == "won":
+            entry.status = "won"
+        self.store.save(entry.id, entry.game, entry.status, entry.elapsed)
+
+    def _open(self, game_id: str) -> Entry:
+        entry = self.get(game_id)
+        if entry.status != "playing":
+            raise GameOverError(f"game {game_id!r} is over ({entry.status}); start a new one")
+        return entry
+
+    def play(self, game_id: str, text: str) -> tuple[Entry, str]:
+        """Play one move given in notation; returns the entry and the move's canonical text."""
+        entry = self._open(game_id)
+        move = entry.game.play(text)
+        return self._after_change(entry), str(move)
+
+    def undo(self, game_id: str) -> tuple[Entry, str]:
+        """Take back the last move; IllegalMoveError when there is none."""
+        entry = self._open(game_id)
+        if not entry.game.can_undo:
+            raise IllegalMoveError("nothing to undo")
+        move = entry.game.undo()
+        return self._after_change(entry), str(move)
+
+    def redo(self, game_id: str) -> tuple[Entry, str]:
+        """Play again the last move taken back; IllegalMoveError when there is none."""
+        entry = self._open(game_id)
+        if not entry.game.can_redo:
+            raise IllegalMoveError("nothing to redo")
+        move = entry.game.redo()
+        return self._after_change(entry), str(move)
+
+    def resign(self, game_id: str) -> Entry:
+        """Give the game up: it counts as lost in the statistics."""
+        entry = self._open(game_id)
+        entry.tick(time.time())
+        entry.status = "lost"
+        self.store.save(entry.id, entry.game, entry.status, entry.elapsed)
+        return entry
+
+    def _after_change(self, entry: Entry) -> Entry:
+        entry.tick(time.time())
+        try:
+            self._commit(entry)
+        except BaseException:
+            # The store refused the change: forget the live copy so the next request reloads
+            # the last committed state instead of serving a move that was never saved.
+            self._cache.pop(entry.id, None)
+            raise
+        return entry
+
+
+def payload(entry: Entry, move: str | None = None) -> dict[str, Any]:
+    """The JSON body for a game: id and observation, plus page helpers.
+
+    ``moves`` lists the legal moves in explicit notation (``3:2>7``), parallel to the
+    observation's ``legal`` list, so the page knows how many cards each one moves.
+    """
+    game = entry.game
+    body: dict[str, Any] = {"id": entry.id, "observation": game.observe()}
+    body["moves"] = [m.explicit() for m in game.legal_moves()]
+    body["status"] = entry.status
+    body["can_undo"] = entry.status == "playing" and game.can_undo
+    body["can_redo"] = entry.status == "playing" and game.can_redo
+    body["elapsed"] = round(entry.elapsed, 1)
+    if move is not None:
+        body["move"] = move
+    return body

@@ -1,0 +1,80 @@
+"""Start the web game: bind 127.0.0.1, print the URL, open the browser, serve until stopped."""
+
+from __future__ import annotations
+
+import errno
+import socket
+import sys
+import threading
+import webbrowser
+from urllib.parse import urlencode
+
+from kabale.core.errors import KabaleError
+from kabale.core.game import Game
+from kabale.core.variants import parse_variant
+from kabale.storage.db import default_db_path
+
+HOST = "127.0.0.1"
+
+
+def bind(port: int | None) -> socket.socket:
+    """A listening socket on 127.0.0.1:port, or on a free port if that one is taken or None."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    if sys.platform != "win32":
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((HOST, port or 0))
+    except OSError as exc:
+        if port is None or exc.errno not in (errno.EADDRINUSE, errno.EACCES):
+            sock.close()
+            raise KabaleError(f"cannot listen on {HOST}:{port}: {exc.strerror}") from None
+        print(f"port {port} is taken; using a free one", file=sys.stderr)
+        sock.bind((HOST, 0))
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+def start_query(variant: str | None, seed: int | None) -> str:
+    """The page's query string for the requested start: a deal id, a variant, or nothing."""
+    if variant is None and seed is None:
+        return ""
+    if seed is not None:
+        game = Game.new(parse_variant(variant or "klondike"), seed)
+        return "?" + urlencode({"deal": game.deal_id})
+    return "?" + urlencode({"variant": str(parse_variant(variant or "klondike"))})
+
+
+def main(variant: str | None, seed: int | None, port: int | None, open_browser: bool,
+         db: str | None) -> int:
+    """Serve the web game until interrupted; returns the exit code.
+
+    A bad variant or seed raises KabaleError before anything starts.
+    """
+    import uvicorn
+
+    from kabale.server.app import create_app
+
+    query = start_query(variant, seed)
+    db_path = default_db_path(db)
+    app = create_app(str(db_path))
+    sock = bind(port)
+    url = f"http://{HOST}:{sock.getsockname()[1]}/{query}"
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
+    server = uvicorn.Server(config)
+
+    def announce() -> None:
+        print(f"kabale is being served at {url}  (database {db_path}; Ctrl+C stops)",
+              flush=True)
+        if open_browser:
+            threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+
+    threading.Timer(0.0, announce).start()
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sock.close()
+        app.state.games.store.close()
+    return 0

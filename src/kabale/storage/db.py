@@ -1,0 +1,218 @@
+"""The game database: games in progress and finished games, and statistics per variant.
+
+A small layer over the standard library's ``sqlite3`` in WAL mode. Every change is committed
+before the method returns, so a server killed with ``kill -9`` loses at most the request in
+flight. Saved games are stored as ``Game.to_json()`` text and read back with
+``Game.from_json``; a damaged save is refused with :class:`InvalidSaveError`, never half loaded.
+
+Default location: ``platformdirs.user_data_dir("kabale")/kabale.db``, overridden by an explicit
+path or the ``KABALE_DB`` environment variable (see :func:`default_db_path`).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kabale.core.errors import InvalidSaveError, KabaleError
+from kabale.core.game import Game
+
+SCHEMA_VERSION = 1
+RECENT_RESULTS = 30
+FINISHED = ("won", "lost")
+STATUSES = ("playing", *FINISHED)
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id        TEXT PRIMARY KEY,
+    deal_id   TEXT NOT NULL,
+    variant   TEXT NOT NULL,
+    save      TEXT NOT NULL,
+    status    TEXT NOT NULL CHECK (status IN ('playing', 'won', 'lost')),
+    started   REAL NOT NULL,
+    finished  REAL,
+    updated   REAL NOT NULL,
+    score     INTEGER NOT NULL DEFAULT 0,
+    moves     INTEGER NOT NULL DEFAULT 0,
+    elapsed   REAL NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS games_variant_finished ON games (variant, finished);
+"""
+
+
+class GameNotFoundError(KabaleError):
+    """No stored game has the requested id."""
+
+
+@dataclass(slots=True)
+class StoredGame:
+    """A game row read back: the live Game plus its bookkeeping."""
+
+    id: str
+    game: Game
+    status: str
+    started: float
+    finished: float | None
+    elapsed: float
+
+
+def default_db_path(explicit: str | os.PathLike[str] | None = None) -> Path:
+    """The database path: ``explicit`` if given, else $KABALE_DB, else the user data dir."""
+    if explicit:
+        return Path(explicit)
+    env = os.environ.get("KABALE_DB")
+    if env:
+        return Path(env)
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("kabale")) / "kabale.db"
+
+
+class GameStore:
+    """Games and statistics in one SQLite file. Safe to share between threads."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        if str(self.path) != ":memory:":
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._conn = sqlite3.connect(
+                str(self.path), check_same_thread=False, isolation_level=None, timeout=10.0
+            )
+            self._conn.row_factory = sqlite3.Row
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute("PRAGMA synchronous=NORMAL")
+            self._conn.executescript(_SCHEMA)
+            self._conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        except sqlite3.DatabaseError as exc:
+            raise KabaleError(f"cannot open game database {str(self.path)!r}: {exc}") from None
+        self._lock = threading.Lock()
+
+    def close(self) -> None:
+        """Close the connection; the store is unusable afterwards."""
+        with self._lock:
+            self._conn.close()
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+
+    # -- games ---------------------------------------------------------------------------
+
+    def add(self, game_id: str, game: Game, now: float | None = None) -> None:
+        """Store a new game under ``game_id`` (committed on return)."""
+        now = time.time() if now is None else now
+        with self._tx() as conn:
+            conn.execute(
+                "INSERT INTO games (id, deal_id, variant, save, status, started, updated,"
+                " score, moves, elapsed) VALUES (?, ?, ?, ?, 'playing', ?, ?, ?, ?, 0)",
+                (game_id, game.deal_id, str(game.variant), game.to_json(), now, now,
+                 game.score, game.moves_made),
+            )
+
+    def save(self, game_id: str, game: Game, status: str, elapsed: float,
+             now: float | None = None) -> None:
+        """Write the game's current state; ``status`` won/lost also stamps the finish time."""
+        if status not in STATUSES:
+            raise KabaleError(f"bad game status {status!r}; valid: {', '.join(STATUSES)}")
+        now = time.time() if now is None else now
+        finished = now if status in FINISHED else None
+        with self._tx() as conn:
+            cur = conn.execute(
+                "UPDATE games SET save=?, status=?, finished=?, updated=?, score=?, moves=?,"
+                " elapsed=? WHERE id=?",
+                (game.to_json(), status, finished, now, game.score, game.moves_made,
+                 round(elapsed, 3), game_id),
+            )
+            if cur.rowcount != 1:
+                raise GameNotFoundError(f"no game with id {game_id!r}")
+
+    def load(self, game_id: str) -> StoredGame:
+        """Read a game back. Unknown id: GameNotFoundError; damaged save: InvalidSaveError."""
+        with self._lock:
+            row = self._conn.execute("SELECT * FROM games WHERE id=?", (game_id,)).fetchone()
+        if row is None:
+            raise GameNotFoundError(f"no game with id {game_id!r}")
+        try:
+            game = Game.from_json(row["save"])
+        except InvalidSaveError as exc:
+            raise InvalidSaveError(f"saved game {game_id!r} is damaged: {exc}") from None
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
+            raise InvalidSaveError(
+                f"saved game {game_id!r} is damaged: {type(exc).__name__}: {exc}"
+            ) from None
+        return StoredGame(row["id"], game, row["status"], row["started"], row["finished"],
+                          row["elapsed"])
+
+    def recent_games(self, status: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
+        """The latest games (newest first) as plain dicts without the saved text."""
+        sql = "SELECT id, deal_id, variant, status, started, finished, score, moves, elapsed"
+        sql += " FROM games"
+        args: tuple[Any, ...] = ()
+        if status is not None:
+            sql += " WHERE status=?"
+            args = (status,)
+        sql += " ORDER BY updated DESC LIMIT ?"
+        with self._lock:
+            rows = self._conn.execute(sql, (*args, int(limit))).fetchall()
+        return [dict(row) for row in rows]
+
+    # -- statistics ----------------------------------------------------------------------
+
+    def variants_played(self) -> list[str]:
+        """Every variant with at least one finished game, most played first."""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT variant FROM games WHERE status IN ('won', 'lost')"
+                " GROUP BY variant ORDER BY COUNT(*) DESC, variant"
+            ).fetchall()
+        return [row[0] for row in rows]
+
+    def stats(self, variant: str) -> dict[str, Any]:
+        """Statistics of one variant (canonical string) over its finished games."""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT deal_id, status, finished, score, moves, elapsed FROM games"
+                " WHERE variant=? AND status IN ('won', 'lost') ORDER BY finished, rowid",
+                (variant,),
+            ).fetchall()
+        return summarize(variant, [dict(row) for row in rows])
+
+
+def summarize(variant: str, results: list[dict[str, Any]]) -> dict[str, Any]:
+    """Played, won, win %, streaks, bests and recent results from finished games, oldest first."""
+    won = [r for r in results if r["status"] == "won"]
+    best_streak = streak = 0
+    for result in results:
+        streak = streak + 1 if result["status"] == "won" else 0
+        best_streak = max(best_streak, streak)
+    played = len(results)
+    return {
+        "variant": variant,
+        "played": played,
+        "won": len(won),
+        "win_pct": round(100.0 * len(won) / played, 1) if played else 0.0,
+        "current_streak": streak,
+        "best_streak": best_streak,
+        "best_time": min((r["elapsed"] for r in won), default=None),
+        "best_score": max((r["score"] for r in results), default=None),
+        "recent": [
+            {"result": r["status"], "score": r["score"], "moves": r["moves"],
+             "elapsed": r["elapsed"], "finished": r["finished"], "deal_id": r["deal_id"]}
+            for r in results[-RECENT_RESULTS:]
+        ],
+    }
