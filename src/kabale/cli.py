@@ -29,8 +29,9 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message} (see '{self.prog} --help')")
 
 
-def build_parser() -> Parser:
-    """The argument parser of every subcommand."""
+def build_parser(with_solver: bool = True) -> Parser:
+    """The argument parser of every subcommand (``solve``'s options only ``with_solver``, so
+    the other commands never import the solver)."""
     parser = Parser(prog="kabale", description="Spider, Spiderette and Klondike patience.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     sub.add_parser("variants", help="list variant ids, options and aliases")
@@ -52,16 +53,18 @@ def build_parser() -> Parser:
                       help=f"play in the terminal reading stdin: {TEXT_HELP}")
 
     solve = sub.add_parser("solve", help="decide a deal with full information")
-    from .solver import cli as solver_cli
+    if with_solver:
+        from .solver import cli as solver_cli
 
-    solver_cli.configure(solve)
+        solver_cli.configure(solve)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     try:
-        args = build_parser().parse_args(argv)
+        arguments = list(sys.argv[1:] if argv is None else argv)
+        args = build_parser(with_solver="solve" in arguments[:1]).parse_args(arguments)
         return run(args)
     except UsageError as error:
         print(error, file=sys.stderr)

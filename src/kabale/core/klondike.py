@@ -122,15 +122,23 @@ class KlondikeRules:
                 continue
             start = self.run_start(state, i)
             size = len(pile)
+            low_rank = pile[start].rank  # ranks fall by one from pile[start] to the top
             for j in range(n):
                 if j == i:
                     continue
-                fitting = [k for k in range(start, size) if self._fits(pile[k], columns[j])]
-                several = len(fitting) > 1
-                for k in fitting:
-                    count = size - k
-                    text = f"{i + 1}:{count}>{j + 1}" if several else f"{i + 1}>{j + 1}"
-                    moves.append(Move(str(i + 1), str(j + 1), count, text))
+                target = columns[j]
+                if target:
+                    top = target[-1]
+                    k = start + low_rank - top.rank + 1  # the card one rank below top
+                    if start <= k < size and pile[k].is_red != top.is_red:
+                        moves.append(Move(str(i + 1), str(j + 1), size - k, f"{i + 1}>{j + 1}"))
+                elif self.any_card_on_empty and size - start > 1:
+                    for k in range(start, size):
+                        count = size - k
+                        moves.append(Move(str(i + 1), str(j + 1), count,
+                                          f"{i + 1}:{count}>{j + 1}"))
+                elif self.any_card_on_empty or low_rank == KING:
+                    moves.append(Move(str(i + 1), str(j + 1), size - start, f"{i + 1}>{j + 1}"))
         if state.waste:
             card = state.waste[-1]
             for j in range(n):

@@ -1,0 +1,67 @@
+"""Random-playout speed of the rules core: moves per second for each family.
+
+Each playout deals a seed, then plays uniformly random legal moves through the checked path
+(``Game.legal_moves`` + ``Game.play``) until the game ends or ``--max-moves`` is reached.
+A second figure times the raw rules (``rules.legal_moves`` + ``rules.apply`` on states) to
+show what the checked path costs. Usage: ``python bench/playouts.py [--seconds S]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from kabale import Game
+
+VARIANTS = ["klondike", "klondike:draw=3", "double-klondike", "spider:suits=4", "spider:suits=1",
+            "spiderette"]
+
+
+def checked_playouts(variant: str, seconds: float, max_moves: int) -> tuple[int, float]:
+    """Moves played through Game.play in about ``seconds``; returns (moves, elapsed)."""
+    rng = random.Random(1)
+    moves, seed, start = 0, 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        seed += 1
+        game = Game.new(variant, seed)
+        for _ in range(max_moves):
+            legal = game.legal_moves()
+            if not legal:
+                break
+            game.play(rng.choice(legal))
+            moves += 1
+    return moves, time.perf_counter() - start
+
+
+def raw_playouts(variant: str, seconds: float, max_moves: int) -> tuple[int, float]:
+    """Moves applied with the unchecked rules functions; returns (moves, elapsed)."""
+    rng = random.Random(1)
+    moves, seed, start = 0, 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        seed += 1
+        game = Game.new(variant, seed)
+        rules, state = game.rules, game.state
+        for _ in range(max_moves):
+            legal = rules.legal_moves(state)
+            if not legal:
+                break
+            state = rules.apply(state, rng.choice(legal))
+            moves += 1
+    return moves, time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per variant and path")
+    parser.add_argument("--max-moves", type=int, default=500, help="moves per playout at most")
+    args = parser.parse_args()
+    print(f"{'variant':18} {'Game.play moves/s':>18} {'raw rules moves/s':>18} {'ratio':>6}")
+    for variant in VARIANTS:
+        checked, t1 = checked_playouts(variant, args.seconds, args.max_moves)
+        raw, t2 = raw_playouts(variant, args.seconds, args.max_moves)
+        print(f"{variant:18} {checked / t1:18,.0f} {raw / t2:18,.0f} {raw / t2 / (checked / t1):6.2f}")
+
+
+if __name__ == "__main__":
+    main()
