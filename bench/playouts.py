@@ -60,7 +60,8 @@ def main() -> None:
     for variant in VARIANTS:
         checked, t1 = checked_playouts(variant, args.seconds, args.max_moves)
         raw, t2 = raw_playouts(variant, args.seconds, args.max_moves)
-        print(f"{variant:18} {checked / t1:18,.0f} {raw / t2:18,.0f} {raw / t2 / (checked / t1):6.2f}")
+        rate, raw_rate = checked / t1, raw / t2
+        print(f"{variant:18} {rate:18,.0f} {raw_rate:18,.0f} {raw_rate / rate:6.2f}")
 
 
 if __name__ == "__main__":
