@@ -1,0 +1,66 @@
+# Shared C-level pieces of the search kernels (included by _klondike.pyx and _spider.pyx):
+# a 64-bit mixer for Zobrist keys and column hashes, and the fixed-size transposition table.
+#
+# The table stores 64-bit state keys in buckets of 4 slots, open addressing on the bucket
+# index. When a bucket is full an entry is overwritten: memory never grows past the size
+# chosen at start. Forgetting an entry only costs time (the state may be searched again);
+# it never changes a verdict, because a state is only ever stored as "being searched or
+# searched without a win" and re-searching it finds the same answer. The one theoretical
+# hazard is two different states sharing a 64-bit key (probability about n^2 / 2^65 for n
+# stored states, below 1e-7 for 10^6 states); we accept and document it.
+
+from libc.stdint cimport uint64_t, uint8_t, int16_t, int32_t
+from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.string cimport memmove, memset, memcpy
+
+cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
+    """SplitMix64 finaliser: a bijection that spreads every input bit over the output."""
+    z = (z ^ (z >> 30)) * <uint64_t>0xbf58476d1ce4e5b9ULL
+    z = (z ^ (z >> 27)) * <uint64_t>0x94d049bb133111ebULL
+    return z ^ (z >> 31)
+
+
+cdef inline uint64_t zkey(uint64_t a, uint64_t b, uint64_t c) noexcept nogil:
+    """A fixed pseudo-random Zobrist key for a (kind, position, card) triple."""
+    return mix64(mix64(mix64(a + <uint64_t>0x9e3779b97f4a7c15ULL) ^ b) ^ (c * <uint64_t>0x2545F4914F6CDD1DULL + 1))
+
+
+cdef struct Table:
+    uint64_t* keys
+    uint64_t mask
+    uint64_t stored
+
+
+cdef int table_init(Table* t, uint64_t max_bytes) noexcept:
+    """Allocate the largest power-of-two bucket array within max_bytes. 0 on success."""
+    cdef uint64_t buckets = 1024
+    while buckets * 2 * 32 <= max_bytes:
+        buckets *= 2
+    t.keys = <uint64_t*>calloc(buckets * 4, sizeof(uint64_t))
+    if t.keys == NULL:
+        return -1
+    t.mask = buckets - 1
+    t.stored = 0
+    return 0
+
+
+cdef void table_free(Table* t) noexcept:
+    if t.keys != NULL:
+        free(t.keys)
+        t.keys = NULL
+
+
+cdef inline bint table_seen_or_add(Table* t, uint64_t key) noexcept nogil:
+    """True if key is stored; otherwise store it (evicting one entry of a full bucket)."""
+    key |= 1  # 0 marks an empty slot
+    cdef uint64_t* b = t.keys + ((key >> 2) & t.mask) * 4
+    cdef int i
+    for i in range(4):
+        if b[i] == key:
+            return True
+        if b[i] == 0:
+            b[i] = key
+            t.stored += 1
+            return False
+    b[(key >> 60) & 3] = key
+    return False

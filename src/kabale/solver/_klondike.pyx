@@ -1,0 +1,656 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Klondike-family search kernel: exhaustive depth-first search with undo on one packed state.
+
+The Python layer (kabale.solver.klondike) packs a core State into plain lists of card codes
+(code = suit * 13 + rank - 1, suits S H D C = 0..3) and reads the winning line back as tuples
+of atomic operations, which it turns into notation and replays through core.
+
+Search space reductions, each with the argument that it keeps every verdict right
+(the search is complete: a deal is "unsolvable" only when every state reachable under these
+reductions has been searched without a win):
+
+1. Stock macro moves. A waste play is generated as "press d n times, then play the waste top"
+   for every waste top reachable by pressing d from the current position. Drawing and turning
+   the waste touch only stock and waste; tableau and foundation moves never touch them. So in
+   any winning line each run of draws can be postponed to just before the next waste play
+   (the draws see the same stock either way), and draws after the last waste play are
+   useless because a won game has an empty stock and waste. Positions reached only after a
+   second turn-back repeat the first pass's positions with fewer passes left, so at most one
+   turn-back is ever considered inside a macro; a position reachable both before and after a
+   turn-back is taken before it (same cards, more passes left).
+2. Safe foundation moves (from the tableau only, never from the waste, since removing a waste
+   card changes which cards later draws reach). A top card X of rank r goes up automatically
+   when
+   - r <= 2: only Aces can ever be placed on a 2, nothing on an Ace; an Ace placed on a 2 could
+     have gone to its foundation instead (an Ace's foundation is always free), so a line that
+     keeps X in the tableau can be copied move for move with X on its foundation, leaving out
+     the moves of X and of Aces onto it. With back=true a line may also bring an Ace back to
+     the tableau: the copy keeps it on its foundation, where it blocks nothing.
+   - back=false only: both foundations of the opposite colour (all four in Double Klondike)
+     hold rank r-1 or more. The only cards that can be placed on X are the opposite-colour
+     r-1 cards, all already on foundations and (without foundation-to-tableau moves) never
+     coming back, so X never holds anything; the copy of any line leaves out X's moves.
+   With back=true, cards of rank >= 3 are never sent up automatically: a card brought back
+   from a foundation can land on X and hold a card that uncovers something, so the classic
+   rule is not proven there.
+3. Equal positions are searched once: states are keyed by a Zobrist-style hash in which the
+   columns are summed without their index (a King run moved whole into an empty column, or
+   any other column permutation, gives the same key), because winnability does not depend on
+   the order of Klondike's columns (nothing is ever dealt to a particular column). A state on
+   the current path that is seen again is a cycle and is skipped: a shortest winning line
+   never repeats a state.
+4. A whole column (no face-down cards) moved into an empty column is never generated: the
+   result is the same position with two columns swapped (rule 3).
+5. Once no card is face down and the stock and waste are empty the game is won: the lowest
+   card not on a foundation is the top of some column (columns descend), and every lower card
+   of its suit is on a foundation, so it can go up; repeat. The line is completed greedily.
+Score is ignored: it does not affect which moves are legal.
+"""
+
+include "_common.pxi"
+
+from time import perf_counter
+
+DEF MAXC = 9
+DEF MAXL = 40
+DEF MAXT = 64
+
+# atomic operation kinds (returned to Python)
+DEF T2T = 0
+DEF T2F = 1
+DEF W2T = 2
+DEF W2F = 3
+DEF F2T = 4
+
+cdef struct KMove:
+    uint8_t kind
+    uint8_t a          # source column / foundation index / talon position p (card T[p-1])
+    uint8_t b          # target column / foundation index
+    uint8_t n          # cards moved (T2T)
+    int16_t draws      # talon macro: d presses before the play
+    uint8_t pu         # talon macro: passes used after the presses
+    uint8_t flip       # filled in when applied: a face-down card was turned
+    uint8_t old_wlen
+    uint8_t old_pu
+    int16_t prio
+
+
+cdef struct Frame:
+    int32_t start
+    int32_t next
+    int32_t end
+    int32_t ops_base
+
+
+cdef inline int rank_of(int c) noexcept nogil:
+    return c % 13 + 1
+
+cdef inline int suit_of(int c) noexcept nogil:
+    return c // 13
+
+cdef inline int red(int c) noexcept nogil:
+    cdef int s = c // 13
+    return s == 1 or s == 2
+
+
+cdef class KlondikeKernel:
+    cdef int ncols, draw, passes, decks, back, empty_any, nfound, total
+    cdef uint8_t cols[MAXC][MAXL]
+    cdef int clen[MAXC]
+    cdef int cdown[MAXC]
+    cdef uint64_t colhash[MAXC]
+    cdef uint8_t T[MAXT]
+    cdef int tlen, wlen, pu
+    cdef uint64_t thash
+    cdef int found[8]
+    cdef Table table
+    cdef KMove* ops
+    cdef int nops, cap_ops
+    cdef KMove* mbuf
+    cdef int mlen, mcap
+    cdef Frame* frames
+    cdef int cap_frames
+    cdef public long long nodes
+    cdef uint64_t mem_limit
+
+    def __cinit__(self):
+        self.table.keys = NULL
+        self.ops = NULL
+        self.mbuf = NULL
+        self.frames = NULL
+
+    def __init__(self, int draw, int passes, int decks, bint back, bint empty_any,
+                 list columns, list down, list stock, list waste, list found,
+                 int passes_used, int table_mb):
+        """Load a position. columns: lists of card codes bottom first; stock/waste bottom
+        first; found: top rank (0 = empty) of each foundation f1..f4 (..f8)."""
+        cdef int i, j
+        self.draw = draw
+        self.passes = passes
+        self.decks = decks
+        self.back = back
+        self.empty_any = empty_any
+        self.ncols = len(columns)
+        self.nfound = len(found)
+        self.total = 52 * decks
+        if self.ncols > MAXC or len(stock) + len(waste) > MAXT:
+            raise ValueError("position too large for the Klondike kernel")
+        for i in range(self.ncols):
+            if len(columns[i]) > MAXL:
+                raise ValueError("column too long for the Klondike kernel")
+            self.clen[i] = len(columns[i])
+            self.cdown[i] = down[i]
+            for j in range(self.clen[i]):
+                self.cols[i][j] = columns[i][j]
+            self._rehash_col(i)
+        for i in range(self.nfound):
+            self.found[i] = found[i]
+        self.tlen = 0
+        for c in waste:
+            self.T[self.tlen] = c
+            self.tlen += 1
+        self.wlen = len(waste)
+        for c in reversed(stock):
+            self.T[self.tlen] = c
+            self.tlen += 1
+        self.pu = passes_used
+        self._rehash_talon()
+        if table_init(&self.table, <uint64_t>table_mb * 1024 * 1024) != 0:
+            raise MemoryError("cannot allocate the transposition table")
+        self.mem_limit = <uint64_t>max(table_mb, 64) * 1024 * 1024
+        self.cap_ops = 1024
+        self.ops = <KMove*>malloc(self.cap_ops * sizeof(KMove))
+        self.mcap = 8192
+        self.mbuf = <KMove*>malloc(self.mcap * sizeof(KMove))
+        self.cap_frames = 1024
+        self.frames = <Frame*>malloc(self.cap_frames * sizeof(Frame))
+        if self.ops == NULL or self.mbuf == NULL or self.frames == NULL:
+            raise MemoryError("cannot allocate search stacks")
+        self.nops = 0
+        self.mlen = 0
+        self.nodes = 0
+
+    def __dealloc__(self):
+        table_free(&self.table)
+        free(self.ops)
+        free(self.mbuf)
+        free(self.frames)
+
+    # ---------------------------------------------------------------- hashing
+    cdef void _rehash_col(self, int i) noexcept:
+        cdef uint64_t h = 0
+        cdef int j
+        for j in range(self.clen[i]):
+            h += zkey(1 + (j < self.cdown[i]), j, self.cols[i][j])
+        self.colhash[i] = h
+
+    cdef void _rehash_talon(self) noexcept:
+        cdef uint64_t h = zkey(3, self.wlen, 0)
+        cdef int j
+        for j in range(self.tlen):
+            h += zkey(4, j, self.T[j])
+        if self.passes:
+            h += zkey(5, self.pu, 0)
+        self.thash = h
+
+    cdef uint64_t _hash(self) noexcept:
+        cdef uint64_t h = self.thash
+        cdef int i, lo, hi
+        for i in range(self.ncols):
+            h += mix64(self.colhash[i] + 0x51)
+        if self.decks == 1:
+            for i in range(4):
+                h += zkey(6, i, self.found[i])
+        else:
+            for i in range(4):
+                lo = min(self.found[i], self.found[i + 4])
+                hi = max(self.found[i], self.found[i + 4])
+                h += zkey(6, i, lo) + zkey(7, i, hi)
+        return h
+
+    # ---------------------------------------------------------------- rules helpers
+    cdef inline int _fits_found(self, int c) noexcept:
+        """Foundation index that takes card c (first of its suit), or -1."""
+        cdef int s = suit_of(c), r = rank_of(c)
+        if self.found[s] == r - 1:
+            return s
+        if self.decks == 2 and self.found[s + 4] == r - 1:
+            return s + 4
+        return -1
+
+    cdef inline bint _fits_col(self, int c, int t) noexcept:
+        cdef int top
+        if self.clen[t] == 0:
+            return self.empty_any or rank_of(c) == 13
+        top = self.cols[t][self.clen[t] - 1]
+        return rank_of(top) == rank_of(c) + 1 and red(top) != red(c)
+
+    cdef bint _safe_up(self, int c) noexcept:
+        cdef int r = rank_of(c), s
+        if r <= 2:
+            return True
+        if self.back:
+            return False
+        for s in range(4):
+            if red(s * 13) != red(c):
+                if self.found[s] < r - 1:
+                    return False
+                if self.decks == 2 and self.found[s + 4] < r - 1:
+                    return False
+        return True
+
+    cdef inline void _flip(self, int s, KMove* m) noexcept:
+        if self.clen[s] > 0 and self.cdown[s] == self.clen[s]:
+            self.cdown[s] -= 1
+            m.flip = 1
+        else:
+            m.flip = 0
+
+    # ---------------------------------------------------------------- do / undo
+    cdef int _push(self, KMove m) noexcept:
+        cdef KMove* grown
+        if self.nops == self.cap_ops:
+            grown = <KMove*>realloc(self.ops, 2 * self.cap_ops * sizeof(KMove))
+            if grown == NULL:
+                return -1
+            self.ops = grown
+            self.cap_ops *= 2
+        self.ops[self.nops] = m
+        self.nops += 1
+        return 0
+
+    cdef void _apply(self, KMove* m) noexcept:
+        cdef int s, t, j, c, p
+        if m.kind == T2T:
+            s = m.a
+            t = m.b
+            for j in range(m.n):
+                self.cols[t][self.clen[t] + j] = self.cols[s][self.clen[s] - m.n + j]
+            self.clen[t] += m.n
+            self.clen[s] -= m.n
+            self._flip(s, m)
+            self._rehash_col(s)
+            self._rehash_col(t)
+        elif m.kind == T2F:
+            s = m.a
+            self.found[m.b] += 1
+            self.clen[s] -= 1
+            self._flip(s, m)
+            self._rehash_col(s)
+        elif m.kind == F2T:
+            t = m.b
+            c = suit_of_found(m.a) * 13 + self.found[m.a] - 1
+            self.found[m.a] -= 1
+            self.cols[t][self.clen[t]] = c
+            self.clen[t] += 1
+            self._rehash_col(t)
+            m.flip = 0
+        else:  # waste play after draws: card T[p-1]
+            p = m.a
+            m.old_wlen = self.wlen
+            m.old_pu = self.pu
+            c = self.T[p - 1]
+            memmove(&self.T[p - 1], &self.T[p], self.tlen - p)
+            self.tlen -= 1
+            self.wlen = p - 1
+            self.pu = m.pu
+            if m.kind == W2F:
+                self.found[m.b] += 1
+            else:
+                t = m.b
+                self.cols[t][self.clen[t]] = c
+                self.clen[t] += 1
+                self._rehash_col(t)
+            self._rehash_talon()
+            m.flip = 0
+
+    cdef void _undo(self, KMove* m) noexcept:
+        cdef int s, t, j, c, p
+        if m.kind == T2T:
+            s = m.a
+            t = m.b
+            if m.flip:
+                self.cdown[s] += 1
+            for j in range(m.n):
+                self.cols[s][self.clen[s] + j] = self.cols[t][self.clen[t] - m.n + j]
+            self.clen[s] += m.n
+            self.clen[t] -= m.n
+            self._rehash_col(s)
+            self._rehash_col(t)
+        elif m.kind == T2F:
+            s = m.a
+            if m.flip:
+                self.cdown[s] += 1
+            self.cols[s][self.clen[s]] = suit_of_found(m.b) * 13 + self.found[m.b] - 1
+            self.clen[s] += 1
+            self.found[m.b] -= 1
+            self._rehash_col(s)
+        elif m.kind == F2T:
+            t = m.b
+            self.clen[t] -= 1
+            self.found[m.a] += 1
+            self._rehash_col(t)
+        else:
+            p = m.a
+            if m.kind == W2F:
+                c = suit_of_found(m.b) * 13 + self.found[m.b] - 1
+                self.found[m.b] -= 1
+            else:
+                t = m.b
+                self.clen[t] -= 1
+                c = self.cols[t][self.clen[t]]
+                self._rehash_col(t)
+            memmove(&self.T[p], &self.T[p - 1], self.tlen - (p - 1))
+            self.T[p - 1] = c
+            self.tlen += 1
+            self.wlen = m.old_wlen
+            self.pu = m.old_pu
+            self._rehash_talon()
+
+    cdef int _do(self, KMove m) noexcept:
+        """Apply m and then every safe foundation move; push all of them on the op stack."""
+        cdef int s, f, c, progress
+        cdef KMove a
+        self._apply(&m)
+        if self._push(m) != 0:
+            return -1
+        progress = 1
+        while progress:
+            progress = 0
+            for s in range(self.ncols):
+                if self.clen[s] > self.cdown[s]:
+                    c = self.cols[s][self.clen[s] - 1]
+                    f = self._fits_found(c)
+                    if f >= 0 and self._safe_up(c):
+                        a.kind = T2F
+                        a.a = s
+                        a.b = f
+                        a.n = 1
+                        a.draws = 0
+                        self._apply(&a)
+                        if self._push(a) != 0:
+                            return -1
+                        progress = 1
+        return 0
+
+    cdef void _undo_to(self, int height) noexcept:
+        while self.nops > height:
+            self.nops -= 1
+            self._undo(&self.ops[self.nops])
+
+    # ---------------------------------------------------------------- move generation
+    cdef int _add(self, int kind, int a, int b, int n, int draws, int pu, int prio) noexcept:
+        cdef KMove* grown
+        if self.mlen == self.mcap:
+            grown = <KMove*>realloc(self.mbuf, 2 * self.mcap * sizeof(KMove))
+            if grown == NULL:
+                return -1
+            self.mbuf = grown
+            self.mcap *= 2
+        cdef KMove* m = &self.mbuf[self.mlen]
+        m.kind = kind
+        m.a = a
+        m.b = b
+        m.n = n
+        m.draws = draws
+        m.pu = pu
+        m.prio = prio
+        self.mlen += 1
+        return 0
+
+    cdef int _gen_talon_pos(self, int p, int draws, int pu) noexcept:
+        cdef int c = self.T[p - 1], f, t
+        f = self._fits_found(c)
+        if f >= 0:
+            if self._add(W2F, p, f, 1, draws, pu, 80 - draws) != 0:
+                return -1
+        for t in range(self.ncols):
+            if self._fits_col(c, t):
+                if self.clen[t] == 0 and self._add(W2T, p, t, 1, draws, pu, 30 - draws) != 0:
+                    return -1
+                if self.clen[t] > 0 and self._add(W2T, p, t, 1, draws, pu, 60 - draws) != 0:
+                    return -1
+                if self.clen[t] == 0:
+                    break  # every empty column gives the same position (rule 3)
+        return 0
+
+    cdef int _gen(self) noexcept:
+        """Append the moves of the current position to mbuf, best first. -1 on no memory."""
+        cdef int start = self.mlen, s, t, i, c, f, lo, top, need, w, pu, draws, redeals, j, empty_done
+        cdef uint64_t seen = 0
+        cdef KMove tmp
+        # tableau to foundation (not safe ones: those were played already)
+        for s in range(self.ncols):
+            if self.clen[s] > self.cdown[s]:
+                c = self.cols[s][self.clen[s] - 1]
+                f = self._fits_found(c)
+                if f >= 0 and self._add(T2F, s, f, 1, 0, 0,
+                                        100 if self.clen[s] - 1 == self.cdown[s] else 70) != 0:
+                    return -1
+        # tableau to tableau
+        for s in range(self.ncols):
+            if self.clen[s] == self.cdown[s]:
+                continue
+            lo = self.clen[s] - 1
+            while lo > self.cdown[s] and rank_of(self.cols[s][lo - 1]) == rank_of(self.cols[s][lo]) + 1 \
+                    and red(self.cols[s][lo - 1]) != red(self.cols[s][lo]):
+                lo -= 1
+            top = self.cols[s][self.clen[s] - 1]
+            empty_done = 0
+            for t in range(self.ncols):
+                if t == s:
+                    continue
+                if self.clen[t] == 0:
+                    if empty_done:
+                        continue  # every empty column gives the same position (rule 3)
+                    empty_done = 1
+                    for i in range(lo, self.clen[s]):
+                        if i == 0:
+                            continue  # rule 4
+                        if self.empty_any or rank_of(self.cols[s][i]) == 13:
+                            if self._add(T2T, s, t, self.clen[s] - i, 0, 0,
+                                         (90 + self.cdown[s]) if i == self.cdown[s] else 15) != 0:
+                                return -1
+                    continue
+                c = self.cols[t][self.clen[t] - 1]
+                need = rank_of(c) - 1
+                i = self.clen[s] - 1 - (need - rank_of(top))
+                if i < lo or i >= self.clen[s] or need < rank_of(top):
+                    continue
+                if red(self.cols[s][i]) == red(c):
+                    continue
+                if i == self.cdown[s]:
+                    j = (90 + self.cdown[s]) if i > 0 else 50
+                else:
+                    j = 20
+                if self._add(T2T, s, t, self.clen[s] - i, 0, 0, j) != 0:
+                    return -1
+        # waste plays (rule 1)
+        w = self.wlen
+        pu = self.pu
+        draws = 0
+        redeals = 0
+        if w > 0:
+            seen |= (<uint64_t>1) << w
+            if self._gen_talon_pos(w, 0, pu) != 0:
+                return -1
+        while True:
+            if w == self.tlen:
+                if self.tlen == 0 or redeals >= 1:
+                    break
+                if self.passes and pu >= self.passes - 1:
+                    break
+                w = 0
+                pu += 1
+                redeals += 1
+                draws += 1
+                continue
+            w = min(w + self.draw, self.tlen)
+            draws += 1
+            if not (seen >> w) & 1:
+                seen |= (<uint64_t>1) << w
+                if self._gen_talon_pos(w, draws, pu) != 0:
+                    return -1
+        # foundation to tableau
+        if self.back:
+            for f in range(self.nfound):
+                if self.found[f] == 0:
+                    continue
+                c = suit_of_found(f) * 13 + self.found[f] - 1
+                for t in range(self.ncols):
+                    if self._fits_col(c, t):
+                        if self._add(F2T, f, t, 1, 0, 0, 5) != 0:
+                            return -1
+                        if self.clen[t] == 0:
+                            break
+        # order: insertion sort by priority, descending, stable
+        for i in range(start + 1, self.mlen):
+            tmp = self.mbuf[i]
+            j = i - 1
+            while j >= start and self.mbuf[j].prio < tmp.prio:
+                self.mbuf[j + 1] = self.mbuf[j]
+                j -= 1
+            self.mbuf[j + 1] = tmp
+        return 0
+
+    cdef bint _won(self) noexcept:
+        cdef int i, s = 0
+        for i in range(self.nfound):
+            s += self.found[i]
+        return s == self.total
+
+    cdef bint _trivially_won(self) noexcept:
+        cdef int i
+        if self.tlen:
+            return False
+        for i in range(self.ncols):
+            if self.cdown[i]:
+                return False
+        return True
+
+    cdef int _finish(self) noexcept:
+        """Play every column top up until won (valid by rule 5)."""
+        cdef int s, f, progress = 1
+        cdef KMove a
+        while progress and not self._won():
+            progress = 0
+            for s in range(self.ncols):
+                if self.clen[s] > 0:
+                    f = self._fits_found(self.cols[s][self.clen[s] - 1])
+                    if f >= 0:
+                        a.kind = T2F
+                        a.a = s
+                        a.b = f
+                        a.n = 1
+                        a.draws = 0
+                        self._apply(&a)
+                        if self._push(a) != 0:
+                            return -1
+                        progress = 1
+        return 0 if self._won() else -2
+
+    # ---------------------------------------------------------------- search
+    def run(self, long long max_nodes, double max_seconds):
+        """Search. Returns (status, ops): status 1 solved, 0 unsolvable, -1 node or time
+        limit, -2 memory limit; ops the winning line as (kind, a, b, n, draws) tuples."""
+        cdef int depth = 0, rc
+        cdef Frame* fr
+        cdef Frame* grown
+        cdef KMove m
+        cdef double t0 = perf_counter()
+        cdef double deadline = t0 + max_seconds if max_seconds > 0 else 1e300
+        cdef uint64_t used
+        if self._do_root() != 0:
+            return -2, []
+        if self._won() or self._trivially_won():
+            if self._finish() != 0:
+                return -2, []
+            return 1, self._line()
+        table_seen_or_add(&self.table, self._hash())
+        self.frames[0].start = self.mlen
+        self.frames[0].ops_base = self.nops
+        if self._gen() != 0:
+            return -2, []
+        self.frames[0].next = self.frames[0].start
+        self.frames[0].end = self.mlen
+        while True:
+            fr = &self.frames[depth]
+            if fr.next >= fr.end:
+                if depth == 0:
+                    return 0, []
+                self.mlen = fr.start
+                self._undo_to(fr.ops_base)
+                depth -= 1
+                continue
+            m = self.mbuf[fr.next]
+            fr.next += 1
+            rc = self.nops
+            if self._do(m) != 0:
+                return -2, []
+            self.nodes += 1
+            if self._won() or self._trivially_won():
+                if self._finish() != 0:
+                    return -2, []
+                return 1, self._line()
+            if table_seen_or_add(&self.table, self._hash()):
+                self._undo_to(rc)
+                continue
+            if (self.nodes & 1023) == 0:
+                if max_nodes > 0 and self.nodes >= max_nodes:
+                    return -1, []
+                if perf_counter() >= deadline:
+                    return -1, []
+                used = (<uint64_t>self.cap_ops + self.mcap) * sizeof(KMove) + \
+                    <uint64_t>self.cap_frames * sizeof(Frame)
+                if used > self.mem_limit:
+                    return -2, []
+            elif max_nodes > 0 and self.nodes >= max_nodes:
+                return -1, []
+            depth += 1
+            if depth == self.cap_frames:
+                grown = <Frame*>realloc(self.frames, 2 * self.cap_frames * sizeof(Frame))
+                if grown == NULL:
+                    return -2, []
+                self.frames = grown
+                self.cap_frames *= 2
+            fr = &self.frames[depth]
+            fr.ops_base = rc
+            fr.start = self.mlen
+            if self._gen() != 0:
+                return -2, []
+            fr.next = fr.start
+            fr.end = self.mlen
+
+    cdef int _do_root(self) noexcept:
+        """Play the safe foundation moves of the starting position (part of the line)."""
+        cdef int s, f, c, progress = 1
+        cdef KMove a
+        while progress:
+            progress = 0
+            for s in range(self.ncols):
+                if self.clen[s] > self.cdown[s]:
+                    c = self.cols[s][self.clen[s] - 1]
+                    f = self._fits_found(c)
+                    if f >= 0 and self._safe_up(c):
+                        a.kind = T2F
+                        a.a = s
+                        a.b = f
+                        a.n = 1
+                        a.draws = 0
+                        self._apply(&a)
+                        if self._push(a) != 0:
+                            return -1
+                        progress = 1
+        return 0
+
+    cdef list _line(self):
+        cdef int i
+        cdef list out = []
+        for i in range(self.nops):
+            out.append((self.ops[i].kind, self.ops[i].a, self.ops[i].b, self.ops[i].n,
+                        self.ops[i].draws))
+        return out
+
+
+cdef inline int suit_of_found(int f) noexcept nogil:
+    return f & 3

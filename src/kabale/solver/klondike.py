@@ -1,0 +1,52 @@
+"""Klondike family: pack a core State for the Cython kernel and read its line back."""
+
+from __future__ import annotations
+
+from ..core import Game
+from ..core.cards import Card
+from ._klondike import KlondikeKernel
+
+# kernel op kinds (see _klondike.pyx)
+T2T, T2F, W2T, W2F, F2T = range(5)
+_STATUS = {1: "solved", 0: "unsolvable", -1: "unknown", -2: "unknown"}
+
+
+def code(card: Card) -> int:
+    """The kernels' card code: suit * 13 + rank - 1 (suits S H D C = 0..3)."""
+    return int(card.suit) * 13 + card.rank - 1
+
+
+def kernel_for(game: Game, table_mb: int) -> KlondikeKernel:
+    """A kernel loaded with the game's current true state."""
+    v = game.variant
+    s = game.state
+    return KlondikeKernel(
+        int(v["draw"]), int(v["passes"]), int(v["decks"]), bool(v["back"]), v["empty"] == "any",
+        [[code(c) for c in col] for col in s.columns], list(s.down),
+        [code(c) for c in s.stock], [code(c) for c in s.waste],
+        [len(f) for f in s.foundations], s.passes_used, table_mb,
+    )
+
+
+def notation(ops: list[tuple[int, int, int, int, int]]) -> list[str]:
+    """The kernel's atomic operations as moves in explicit notation."""
+    out: list[str] = []
+    for kind, a, b, n, draws in ops:
+        if kind == T2T:
+            out.append(f"{a + 1}:{n}>{b + 1}")
+        elif kind == T2F:
+            out.append(f"{a + 1}>f")
+        elif kind == F2T:
+            out.append(f"f{a + 1}>{b + 1}")
+        else:
+            out.extend(["d"] * draws)
+            out.append("w>f" if kind == W2F else f"w>{b + 1}")
+    return out
+
+
+def run_klondike(game: Game, max_seconds: float, max_nodes: int,
+                 table_mb: int) -> tuple[str, list[str], int]:
+    """(status, line in notation, nodes searched) for the game's current position."""
+    kernel = kernel_for(game, table_mb)
+    status, ops = kernel.run(max_nodes, max_seconds)
+    return _STATUS[status], notation(ops), kernel.nodes

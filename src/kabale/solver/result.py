@@ -1,0 +1,86 @@
+"""The solver's entry point and result: check the limits, run a kernel, replay the line."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from ..core import Game, KabaleError
+
+STATUSES = ("solved", "unsolvable", "unknown")
+
+
+class SolverBugError(RuntimeError):
+    """The kernel produced a line that core refuses: a bug in the solver, never a result."""
+
+
+@dataclass(frozen=True)
+class Result:
+    """A verdict on a position: ``status`` is "solved", "unsolvable" or "unknown" (a limit was
+    hit); ``moves`` is a winning line in notation from the position solved (empty unless
+    solved); ``nodes`` counts searched positions; ``seconds`` is the wall time spent."""
+
+    status: str
+    moves: list[str] = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+
+    def to_dict(self, deal_id: str) -> dict[str, object]:
+        """The JSON object of ``kabale solve --json``."""
+        return {"deal_id": deal_id, "status": self.status, "moves": list(self.moves),
+                "nodes": self.nodes, "seconds": round(self.seconds, 6)}
+
+
+def _check_limits(max_seconds: float | None, max_nodes: int | None, max_memory_mb: int) -> None:
+    if max_seconds is not None and (isinstance(max_seconds, bool) or
+                                    not isinstance(max_seconds, int | float) or max_seconds <= 0):
+        raise KabaleError(f"bad max_seconds {max_seconds!r}: a positive number or None")
+    if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int)
+                                  or max_nodes <= 0):
+        raise KabaleError(f"bad max_nodes {max_nodes!r}: a positive integer or None")
+    if isinstance(max_memory_mb, bool) or not isinstance(max_memory_mb, int) or \
+            not 16 <= max_memory_mb <= 65536:
+        raise KabaleError(f"bad max_memory_mb {max_memory_mb!r}: an integer 16..65536")
+
+
+def solve(game: Game, max_seconds: float | None = 10.0, max_nodes: int | None = None,
+          max_memory_mb: int = 512) -> Result:
+    """Decide the game's current position with every card known.
+
+    Returns "solved" with a line that core has replayed to a win, "unsolvable" only after an
+    exhaustive search under proven-safe reductions, "unknown" when a limit (time, nodes,
+    memory) stopped the search first. The game is not changed. The transposition table gets
+    about half of ``max_memory_mb``; the search stacks are capped by the rest.
+    """
+    if not isinstance(game, Game):
+        raise KabaleError(f"solve needs a kabale.Game, not {type(game).__name__}")
+    _check_limits(max_seconds, max_nodes, max_memory_mb)
+    start = time.perf_counter()
+    if game.outcome == "won":
+        return Result("solved", [], 0, time.perf_counter() - start)
+    family = game.variant.family
+    if family == "klondike":
+        from .klondike import run_klondike as run_kernel
+    else:
+        from .spider import run_spider as run_kernel
+    status, moves, nodes = run_kernel(game, max_seconds or 0.0, max_nodes or 0,
+                                      max(8, max_memory_mb // 2))
+    if status == "solved":
+        moves = replay(game, moves)
+    return Result(status, moves if status == "solved" else [], nodes,
+                  time.perf_counter() - start)
+
+
+def replay(game: Game, moves: list[str]) -> list[str]:
+    """Play ``moves`` on a copy of ``game``; return them in canonical notation. Raises
+    SolverBugError unless every move is legal and the game ends won."""
+    copy = game.copy()
+    canonical = []
+    for text in moves:
+        try:
+            canonical.append(str(copy.play(text)))
+        except KabaleError as error:
+            raise SolverBugError(f"solver line refused by the rules at {text!r}: {error}") from None
+    if copy.outcome != "won":
+        raise SolverBugError(f"solver line of {len(moves)} moves does not win the game")
+    return canonical
