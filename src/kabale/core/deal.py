@@ -6,7 +6,7 @@ change between Python versions). Deal format 1 is:
 1. The unshuffled deck: for each copy of the pack needed, the suits of the variant in the
    order S H D C, each Ace to King (Spider 2 suits: 4 copies of S H; 1 suit: 8 copies of S).
 2. PCG32 (O'Neill's XSH-RR output, 64-bit LCG state, multiplier 6364136223846793005,
-   increment ``(0x6B61626C65 << 1) | 1``), seeded with the deal number as PCG's reference
+   increment ``(STREAM << 1) | 1`` with STREAM = 0x6B61626C65), seeded with the deal number as PCG's reference
    ``srandom`` does: state = 0, step, state += seed, step.
 3. A Fisher-Yates shuffle from the last position down: for i = n-1 .. 1 swap position i with
    ``j = bounded(i + 1)``, where ``bounded(n)`` draws 32-bit outputs and rejects those below
@@ -28,13 +28,17 @@ DEAL_FORMAT = 1
 MAX_SEED = 2**64 - 1
 _MASK64 = 2**64 - 1
 _MULTIPLIER = 6364136223846793005
-_INCREMENT = ((0x6B61626C65 << 1) | 1) & _MASK64
+STREAM = 0x6B61626C65  # "kable" in ASCII: kabale's PCG stream
 
 
 class Pcg32:
-    """The PCG32 generator (XSH-RR): small, fast, documented, identical everywhere."""
+    """The PCG32 generator (XSH-RR): small, fast, documented, identical everywhere.
 
-    def __init__(self, seed: int) -> None:
+    ``Pcg32(seed, stream)`` matches the reference ``pcg32_srandom_r(rng, seed, stream)``.
+    """
+
+    def __init__(self, seed: int, stream: int = STREAM) -> None:
+        self._increment = ((stream << 1) | 1) & _MASK64
         self._state = 0
         self.next_u32()
         self._state = (self._state + seed) & _MASK64
@@ -43,7 +47,7 @@ class Pcg32:
     def next_u32(self) -> int:
         """The next 32-bit output."""
         old = self._state
-        self._state = (old * _MULTIPLIER + _INCREMENT) & _MASK64
+        self._state = (old * _MULTIPLIER + self._increment) & _MASK64
         shifted = (((old >> 18) ^ old) >> 27) & 0xFFFFFFFF
         rotation = old >> 59
         return ((shifted >> rotation) | (shifted << ((-rotation) & 31))) & 0xFFFFFFFF
