@@ -6,8 +6,8 @@ change between Python versions). Deal format 1 is:
 1. The unshuffled deck: for each copy of the pack needed, the suits of the variant in the
    order S H D C, each Ace to King (Spider 2 suits: 4 copies of S H; 1 suit: 8 copies of S).
 2. PCG32 (O'Neill's XSH-RR output, 64-bit LCG state, multiplier 6364136223846793005,
-   increment ``(STREAM << 1) | 1`` with STREAM = 0x6B61626C65), seeded with the deal number as PCG's reference
-   ``srandom`` does: state = 0, step, state += seed, step.
+   increment ``(STREAM << 1) | 1`` with STREAM = 0x6B61626C65), seeded with the deal
+   number as PCG's reference ``srandom`` does: state = 0, step, state += seed, step.
 3. A Fisher-Yates shuffle from the last position down: for i = n-1 .. 1 swap position i with
    ``j = bounded(i + 1)``, where ``bounded(n)`` draws 32-bit outputs and rejects those below
    ``2**32 % n``, then returns ``output % n`` (unbiased).

@@ -1,0 +1,90 @@
+"""The shape of the code: one-way imports between rooms, ruff clean, mypy --strict on core."""
+
+from __future__ import annotations
+
+import ast
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "src" / "kabale"
+
+#: room -> the other kabale rooms it may import (DESIGN.md §1: arrows point down only).
+ALLOWED = {
+    "core": set(),
+    "solver": {"core"},
+    "storage": {"core"},
+    "analysis": {"core", "solver", "storage"},
+    "server": {"core", "solver", "storage"},
+}
+THIRD_PARTY_ONLY_IN = {"starlette": "server", "uvicorn": "server"}
+
+
+def _imports(path: Path) -> list[tuple[int, str]]:
+    """Absolute module names imported by a file (relative imports resolved)."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    package = path.relative_to(ROOT / "src").with_suffix("").parts[:-1]
+    names = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = list(package[: len(package) - node.level + 1])
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            names.append((node.lineno, module))
+    return names
+
+
+def _room_files(room: str) -> list[Path]:
+    return sorted(p for p in (PACKAGE / room).rglob("*.py"))
+
+
+@pytest.mark.parametrize("room", sorted(ALLOWED))
+def test_rooms_import_only_rooms_below_them(room: str) -> None:
+    problems = []
+    for path in _room_files(room):
+        for line, module in _imports(path):
+            parts = module.split(".")
+            if parts[0] == "kabale" and len(parts) > 1:
+                other = parts[1]
+                if other != room and other not in ALLOWED[room]:
+                    problems.append(f"{path.relative_to(ROOT)}:{line} imports {module}")
+            owner = THIRD_PARTY_ONLY_IN.get(parts[0])
+            if owner is not None and owner != room:
+                problems.append(f"{path.relative_to(ROOT)}:{line} imports {module}")
+    assert not problems, "\n".join(problems)
+
+
+def test_core_uses_only_the_standard_library() -> None:
+    problems = []
+    for path in _room_files("core"):
+        for line, module in _imports(path):
+            top = module.split(".")[0]
+            if top != "kabale" and top not in sys.stdlib_module_names:
+                problems.append(f"{path.relative_to(ROOT)}:{line} imports {module}")
+    assert not problems, "\n".join(problems)
+
+
+def _tool(name: str) -> str:
+    found = shutil.which(name, path=str(Path(sys.executable).parent))
+    assert found, f"{name} is not installed next to {sys.executable}; install the test extras"
+    return found
+
+
+def test_ruff_is_clean() -> None:
+    result = subprocess.run([_tool("ruff"), "check", "src", "tests", "bench"], cwd=ROOT,
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_mypy_strict_on_core() -> None:
+    result = subprocess.run([_tool("mypy"), "--strict", "src/kabale/core"], cwd=ROOT,
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
