@@ -213,21 +213,21 @@ class Game:
         means ``3>f`` when f2 is the foundation the card goes to. Raises NotationError."""
         source, target, count = parse_move_text(text)
         if source == STOCK:
-            return Move(STOCK, "", 1)
+            return Move(STOCK, "", 1, STOCK)
         if source.isdigit() and target.isdigit():
             if count is None:
                 self._refresh_legal()
                 counts = [m.count for m in self._legal if m.source == source
                           and m.target == target]
                 count = max(counts, default=1)
-            return self._canonical(Move(source, target, count))
+            return self._canonical(Move(source, target, count), text)
         if target.startswith(FOUNDATION) and len(target) > 1 and isinstance(
                 self.rules, KlondikeRules):
             card = self._top_card(source)
             if card is not None and self.rules.foundation_for(self.state, card) == int(
                     target[1:]) - 1:
                 target = FOUNDATION
-        return self._canonical(Move(source, target, 1))
+        return self._canonical(Move(source, target, 1), text)
 
     def _top_card(self, source: str) -> Card | None:
         state = self.state
@@ -238,9 +238,13 @@ class Game:
             return pile[-1] if pile else None
         return None
 
-    def _canonical(self, move: Move) -> Move:
+    def _canonical(self, move: Move, text: str) -> Move:
+        """The legal move equal to ``move`` (canonical text), else ``move`` labelled ``text``."""
         self._refresh_legal()
-        return self._legal_index.get(move, move)
+        legal = self._legal_index.get(move)
+        if legal is not None:
+            return legal
+        return Move(move.source, move.target, move.count, text.strip().lower().replace(" ", ""))
 
     def play(self, move: Move | str) -> Move:
         """Play a Move or notation text; returns the move played (canonical text).

@@ -241,7 +241,6 @@ class KlondikeRules:
     # ------------------------------------------------------------------ explanations
     def explain(self, state: State, move: Move) -> str:
         """Why ``move`` is not legal in ``state``, in one line for a player."""
-        text = str(move)
         n = self.n_columns
         if move.source == STOCK:
             if self.is_won(state):
@@ -252,48 +251,48 @@ class KlondikeRules:
         source, target = move.source, move.target
         for part in (source, target):
             if part.isdigit() and not 1 <= int(part) <= n:
-                return f"{text}: there is no column {part} (columns 1-{n})"
+                return f"there is no column {part} (columns 1-{n})"
             if part.startswith("f") and len(part) > 1 and not 1 <= int(part[1:]) <= len(
                     state.foundations):
-                return f"{text}: there is no foundation {part} (f1-f{len(state.foundations)})"
+                return f"there is no foundation {part} (f1-f{len(state.foundations)})"
         if self.is_won(state):
-            return f"{text}: the game is won"
+            return "the game is won"
         if source == WASTE:
             if not state.waste:
-                return f"{text}: the waste is empty"
+                return "the waste is empty"
             cards: Pile = state.waste[-1:]
         elif source.startswith("f"):
             if not self.back:
-                return f"{text}: cards may not come back from a foundation in this variant"
+                return "cards may not come back from a foundation in this variant"
             pile = state.foundations[int(source[1:]) - 1]
             if not pile:
-                return f"{text}: foundation {source} is empty"
+                return f"foundation {source} is empty"
             cards = pile[-1:]
         else:
             col = int(source) - 1
             pile = state.columns[col]
             if not pile:
-                return f"{text}: column {source} is empty"
+                return f"column {source} is empty"
             up = len(pile) - state.down[col]
             if move.count > up:
-                return f"{text}: column {source} has only {up} face-up card(s)"
+                return f"column {source} has only {up} face-up card(s)"
             if target == FOUNDATION and move.count != 1:
-                return f"{text}: only one card at a time goes to a foundation"
+                return "only one card at a time goes to a foundation"
             cards = pile[len(pile) - move.count:]
             if self.run_start(state, col) > len(pile) - move.count:
-                return f"{text}: those {move.count} cards are not an alternating descending run"
+                return f"those {move.count} cards are not an alternating descending run"
         head = cards[0]
         if target == FOUNDATION or target.startswith("f"):
             want = self.foundation_for(state, head)
             if want < 0:
                 need = "an Ace" if head.rank == ACE else f"the {_name(head.rank - 1)} of its suit"
-                return f"{text}: {head} cannot go to a foundation (it needs {need} there first)"
-            return f"{text}: {head} goes to f{want + 1}, not {target}"
+                return f"{head} cannot go to a foundation (it needs {need} there first)"
+            return f"{head} goes to f{want + 1}, not {target}"
         column = state.columns[int(target) - 1]
         if not column:
-            return f"{text}: only a King may fill an empty column (not {head})"
+            return f"only a King may fill an empty column (not {head})"
         top = column[-1]
-        return f"{text}: {head} cannot go on {top} (needs a {_needs(top)})"
+        return f"{head} cannot go on {top} (needs a {_needs(top)})"
 
 
 def _name(rank: int) -> str:

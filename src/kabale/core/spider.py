@@ -151,7 +151,6 @@ class SpiderRules:
     # ------------------------------------------------------------------ explanations
     def explain(self, state: State, move: Move) -> str:
         """Why ``move`` is not legal in ``state``, in one line for a player."""
-        text = str(move)
         n = self.n_columns
         if move.source == STOCK:
             if not state.stock:
@@ -159,24 +158,24 @@ class SpiderRules:
             return "no deal while a column is empty: fill every column first"
         source, target = move.source, move.target
         if not (source.isdigit() and target.isdigit()):
-            return f"{text}: {self.family} has no waste or foundation moves (columns 1-{n}, 'd')"
+            return f"{self.family} has no waste or foundation moves (columns 1-{n}, 'd')"
         for part in (source, target):
             if not 1 <= int(part) <= n:
-                return f"{text}: there is no column {part} (columns 1-{n})"
+                return f"there is no column {part} (columns 1-{n})"
         src = int(source) - 1
         pile = state.columns[src]
         if not pile:
-            return f"{text}: column {source} is empty"
+            return f"column {source} is empty"
         up = len(pile) - state.down[src]
         if move.count > up:
-            return f"{text}: column {source} has only {up} face-up card(s)"
+            return f"column {source} has only {up} face-up card(s)"
         if move.count > self.run_length(state, src):
-            return f"{text}: those {move.count} cards are not a run of one suit descending by one"
+            return f"those {move.count} cards are not a run of one suit descending by one"
         head = pile[len(pile) - move.count]
         top = state.columns[int(target) - 1][-1]
         if top.rank == ACE:
-            return f"{text}: nothing goes on an Ace"
-        return f"{text}: {head} cannot go on {top} (needs a card one rank lower than {top})"
+            return "nothing goes on an Ace"
+        return f"{head} cannot go on {top} (needs a card one rank lower than {top})"
 
 
 def _completed_run(pile: Pile, down: int) -> Pile:
