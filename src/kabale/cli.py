@@ -129,7 +129,8 @@ def play_text(variant: str | None, seed: int | None, stdin: TextIO, stdout: Text
     log (deal id, then one move per line) replays from a file or a pipe.
     """
     interactive = stdin.isatty()
-    game = Game.new(variant or "klondike", seed) if variant or seed is not None else None
+    wait_for_deal_id = not (variant or seed is not None or interactive)
+    game = None if wait_for_deal_id else Game.new(variant or "klondike", seed)
 
     def show(text: str) -> None:
         print(text, file=stdout, flush=True)
@@ -148,6 +149,7 @@ def play_text(variant: str | None, seed: int | None, stdin: TextIO, stdout: Text
             continue
         if game is None:
             game = Game.new("klondike")
+            show(str(game))
         try:
             if line == "q":
                 break
