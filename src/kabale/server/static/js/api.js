@@ -1,0 +1,38 @@
+// The JSON API (DESIGN.md 3c). Every call resolves to the parsed body or throws ApiError
+// carrying the server's one-line reason.
+
+export class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+async function call(method, path, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let res;
+  try {
+    res = await fetch(path, init);
+  } catch (err) {
+    throw new ApiError(0, "the kabale server does not answer (was it stopped?)");
+  }
+  let data = null;
+  try { data = await res.json(); } catch { /* not JSON */ }
+  if (!res.ok) throw new ApiError(res.status, (data && data.error) || `HTTP ${res.status}`);
+  return data;
+}
+
+export const api = {
+  newGame: (spec) => call("POST", "/api/games", spec),
+  get: (id) => call("GET", `/api/games/${encodeURIComponent(id)}`),
+  move: (id, move) => call("POST", `/api/games/${encodeURIComponent(id)}/moves`, { move }),
+  undo: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/undo`),
+  redo: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/redo`),
+  resign: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/resign`),
+  variants: () => call("GET", "/api/variants"),
+  stats: (variant) => call("GET", `/api/stats${variant ? `?variant=${encodeURIComponent(variant)}` : ""}`),
+};
