@@ -3,7 +3,7 @@
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
-KERNELS = ["_klondike"]
+KERNELS = ["_klondike", "_spider"]
 
 setup(
     ext_modules=cythonize(

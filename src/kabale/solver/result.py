@@ -66,9 +66,35 @@ def solve(game: Game, max_seconds: float | None = 10.0, max_nodes: int | None = 
     status, moves, nodes = run_kernel(game, max_seconds or 0.0, max_nodes or 0,
                                       max(8, max_memory_mb // 2))
     if status == "solved":
-        moves = replay(game, moves)
+        moves = replay(game, shorten(game, moves))
     return Result(status, moves if status == "solved" else [], nodes,
                   time.perf_counter() - start)
+
+
+def _key(game: Game) -> tuple[object, ...]:
+    s = game.state
+    return (s.columns, s.down, s.stock, s.waste, s.foundations, s.passes_used)
+
+
+def shorten(game: Game, moves: list[str]) -> list[str]:
+    """The line with every loop cut out (a stretch of moves that returns to a position seen
+    before; legality never depends on the score, the one thing a loop may change)."""
+    copy = game.copy()
+    seen = {_key(copy): 0}
+    line: list[str] = []
+    for text in moves:
+        try:
+            copy.play(text)
+        except KabaleError as error:
+            raise SolverBugError(f"solver line refused by the rules at {text!r}: {error}") from None
+        line.append(text)
+        key = _key(copy)
+        if key in seen:
+            del line[seen[key]:]
+            seen = {k: v for k, v in seen.items() if v <= len(line)}
+        else:
+            seen[key] = len(line)
+    return line
 
 
 def replay(game: Game, moves: list[str]) -> list[str]:

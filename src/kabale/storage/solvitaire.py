@@ -1,0 +1,175 @@
+"""Solvitaire's JSON deal format (Blake & Gent's solver), both ways.
+
+Layout of the object (every pile bottom card first, top card last):
+
+- ``"tableau piles"``: one list of cards per column. A face-down card is written with a
+  lower-case suit letter (``"10h"``), a face-up one in upper case (``"10H"``), as in
+  Solvitaire's own Klondike test positions.
+- ``"stock"``: the stock; its LAST element is the top, the next card drawn. In a Spider deal
+  the top goes to column 1, the card before it to column 2, and so on.
+- ``"waste"`` (Klondike, only when not empty): bottom first, the playable card last.
+- ``"foundations"`` (only when not empty): Klondike: one pile per foundation in kabale's
+  order f1..f4 = S H D C (f5..f8 again in Double Klondike), Ace first. Spider family: the
+  removed runs, each written Ace first as Solvitaire builds its foundations.
+
+Cards are rank ``A 2 .. 10 J Q K`` (``T`` is accepted when reading) and suit ``C D H S``.
+The pass count of a Klondike game is not part of the format (a position read back starts
+with no pass used).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..core import Card, Game, InvalidDealError, NotationError, State, Variant, parse_variant
+from ..core.cards import card_of
+
+_RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13, "T": 10}
+_RANK_TEXT = {1: "A", 11: "J", 12: "Q", 13: "K"}
+
+
+def card_text(card: Card, face_up: bool = True) -> str:
+    """Solvitaire's text of a card: rank A 2..10 J Q K, suit letter (lower case = face down)."""
+    suit = "SHDC"[card.suit]
+    return _RANK_TEXT.get(card.rank, str(card.rank)) + (suit if face_up else suit.lower())
+
+
+def parse_card(text: object) -> tuple[Card, bool]:
+    """(card, face_up) of a Solvitaire card text; InvalidDealError naming the text if bad."""
+    if not isinstance(text, str) or len(text.strip()) < 2:
+        raise InvalidDealError(f"not a Solvitaire card: {text!r} (e.g. 'AS', '10h', 'KD')")
+    text = text.strip()
+    rank_text, suit = text[:-1].upper(), text[-1]
+    rank = _RANKS.get(rank_text) or (int(rank_text) if rank_text.isdigit() else 0)
+    if not 1 <= rank <= 13 or suit.upper() not in "SHDC":
+        raise InvalidDealError(f"not a Solvitaire card: {text!r} (e.g. 'AS', '10h', 'KD')")
+    return card_of(rank, "SHDC".index(suit.upper())), suit.isupper()
+
+
+def to_solvitaire(game: Game) -> dict[str, Any]:
+    """The game's current true position as a Solvitaire JSON object."""
+    state = game.state
+    data: dict[str, Any] = {
+        "tableau piles": [
+            [card_text(card, index >= down) for index, card in enumerate(pile)]
+            for pile, down in zip(state.columns, state.down, strict=True)
+        ],
+        "stock": [card_text(card) for card in state.stock],
+    }
+    if state.waste:
+        data["waste"] = [card_text(card) for card in state.waste]
+    if any(state.foundations):
+        if game.variant.family == "klondike":
+            data["foundations"] = [[card_text(c) for c in pile] for pile in state.foundations]
+        else:
+            data["foundations"] = [[card_text(c) for c in reversed(pile)]
+                                   for pile in state.foundations]
+    return data
+
+
+def _piles(data: dict[str, Any], key: str) -> list[list[tuple[Card, bool]]]:
+    value = data.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(p, list) for p in value):
+        raise InvalidDealError(f"Solvitaire {key!r} must be a list of lists of cards")
+    return [[parse_card(text) for text in pile] for pile in value]
+
+
+def _pile(data: dict[str, Any], key: str) -> list[Card]:
+    value = data.get(key, [])
+    if not isinstance(value, list):
+        raise InvalidDealError(f"Solvitaire {key!r} must be a list of cards")
+    return [parse_card(text)[0] for text in value]
+
+
+def _deal_shape(variant: Variant, n_columns: int) -> list[int]:
+    if variant.family == "spider":
+        return [6 if i < 4 else 5 for i in range(10)]
+    return list(range(1, n_columns + 1))
+
+
+def _deck_of_deal(variant: Variant, columns: list[list[Card]], stock: list[Card]) -> list[Card]:
+    """The deck, in deal order, that kabale deals into these columns and stock."""
+    n = len(columns)
+    if variant.family == "spider":
+        deck = [columns[i % n][i // n] for i in range(54)]
+    else:
+        deck = [columns[col][row] for row in range(n) for col in range(row, n)]
+    return deck + list(reversed(stock))
+
+
+def from_solvitaire(variant: str | Variant, data: dict[str, Any]) -> Game:
+    """A game of ``variant`` in the position a Solvitaire object describes.
+
+    A fresh deal (the variant's deal shape, no waste or foundations, face-down marks absent or
+    exactly the deal's) becomes ``Game.from_deck`` so its deal id replays it; any other
+    position becomes ``Game.from_position``. Raises InvalidDealError (a KabaleError) naming
+    what is wrong; nothing is created then.
+    """
+    parsed = parse_variant(variant)
+    if not isinstance(data, dict) or "tableau piles" not in data:
+        raise InvalidDealError("a Solvitaire deal is a JSON object with a 'tableau piles' list")
+    unknown = set(data) - {"tableau piles", "stock", "waste", "foundations"}
+    if unknown:
+        raise InvalidDealError(f"unsupported Solvitaire keys {sorted(unknown)}; valid: "
+                               "'tableau piles', 'stock', 'waste', 'foundations'")
+    marked = _piles(data, "tableau piles")
+    columns = [[card for card, _ in pile] for pile in marked]
+    stock = _pile(data, "stock")
+    waste = _pile(data, "waste")
+    foundations = [[card for card, _ in pile] for pile in _piles(data, "foundations")]
+    any_down = any(not up for pile in marked for _, up in pile)
+    down = [_down_count(i, pile, any_down) for i, pile in enumerate(marked)]
+    shape = _deal_shape(parsed, len(columns))
+    fresh = ([len(c) for c in columns] == shape and not waste and not any(foundations)
+             and (not any_down or down == [n - 1 for n in shape]))
+    if fresh:
+        return Game.from_deck(parsed, _deck_of_deal(parsed, columns, stock))
+    if parsed.family == "klondike":
+        piles: list[tuple[Card, ...]] = [()] * (4 * int(parsed["decks"]))
+        for pile in foundations:
+            if pile:
+                slot = next((k for k in range(int(pile[0].suit), len(piles), 4) if not piles[k]),
+                            None)
+                if slot is None:
+                    raise InvalidDealError("too many foundation piles of one suit")
+                piles[slot] = tuple(pile)
+        found = tuple(piles)
+    else:
+        found = tuple(tuple(reversed(pile)) for pile in foundations if pile)
+    state = State(tuple(tuple(c) for c in columns), tuple(down), tuple(stock), tuple(waste),
+                  found)
+    return Game.from_position(parsed, state)
+
+
+def _down_count(index: int, pile: list[tuple[Card, bool]], any_down: bool) -> int:
+    """Face-down cards at the bottom of a column: the lower-case ones (they must come first),
+    or, when nothing is marked at all, every card but the top."""
+    if not any_down:
+        return max(len(pile) - 1, 0)
+    count = 0
+    while count < len(pile) and not pile[count][1]:
+        count += 1
+    if any(not up for _, up in pile[count:]):
+        raise InvalidDealError(f"column {index + 1}: a face-down card lies on a face-up one")
+    if pile and count == len(pile):
+        raise InvalidDealError(f"column {index + 1}: its top card must be face up")
+    return count
+
+
+def dumps(game: Game) -> str:
+    """``to_solvitaire`` as JSON text."""
+    return json.dumps(to_solvitaire(game))
+
+
+def loads(variant: str | Variant, text: str) -> Game:
+    """``from_solvitaire`` from JSON text; bad JSON raises InvalidDealError."""
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, TypeError) as error:
+        raise InvalidDealError(f"not Solvitaire JSON: {error}") from None
+    return from_solvitaire(variant, data)
+
+
+__all__ = ["card_text", "dumps", "from_solvitaire", "loads", "parse_card", "to_solvitaire",
+           "NotationError"]
