@@ -63,13 +63,10 @@ def main(variant: str | None, seed: int | None, port: int | None, open_browser: 
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
     server = uvicorn.Server(config)
 
-    def announce() -> None:
-        print(f"kabale is being served at {url}  (database {db_path}; Ctrl+C stops)",
-              flush=True)
-        if open_browser:
-            threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
-
-    threading.Timer(0.0, announce).start()
+    # The socket already listens, so the URL works as soon as it is printed.
+    print(f"kabale is being served at {url}  (database {db_path}; Ctrl+C stops)", flush=True)
+    if open_browser:
+        threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:

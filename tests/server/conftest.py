@@ -1,0 +1,23 @@
+"""Fixtures: the app in-process over a real SQLite file in a temporary directory."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from starlette.applications import Starlette
+from starlette.testclient import TestClient
+
+from kabale.server.app import create_app
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Starlette:
+    return create_app(str(tmp_path / "games.db"))
+
+
+@pytest.fixture
+def client(app: Starlette) -> Iterator[TestClient]:
+    with TestClient(app, raise_server_exceptions=False) as c:
+        yield c

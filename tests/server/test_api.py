@@ -1,0 +1,168 @@
+"""The JSON API of DESIGN.md 3c, in-process: shapes, status codes, and that nothing changes
+on a refused request."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+import kabale
+
+OBS_KEYS = {"variant", "deal_id", "columns", "down", "stock", "stock_cards", "waste",
+            "foundations", "passes_left", "legal", "outcome", "score", "moves_made"}
+
+
+def new(client: TestClient, **spec: Any) -> dict[str, Any]:
+    res = client.post("/api/games", json=spec)
+    assert res.status_code == 201, res.text
+    body: dict[str, Any] = res.json()
+    return body
+
+
+@pytest.mark.parametrize("variant", ["klondike", "vegas", "double-klondike", "spider:suits=2",
+                                     "spiderette:suits=1"])
+def test_create_deals_the_same_game_as_the_core(client: TestClient, variant: str) -> None:
+    body = new(client, variant=variant, seed=42)
+    assert set(body["observation"]) == OBS_KEYS
+    assert body["observation"] == kabale.Game.new(variant, seed=42).observe()
+    assert len(body["id"]) >= 20
+    assert len(body["moves"]) == len(body["observation"]["legal"])
+
+
+def test_ids_are_unguessable_and_distinct(client: TestClient) -> None:
+    ids = {new(client, variant="klondike", seed=1)["id"] for _ in range(5)}
+    assert len(ids) == 5
+    assert all(len(i) >= 20 and i.isascii() for i in ids)
+
+
+def test_create_by_deal_id_and_random_seed(client: TestClient) -> None:
+    body = new(client, deal_id="spider:suits=1#9")
+    assert body["observation"] == kabale.Game.from_deal_id("spider:suits=1#9").observe()
+    random_deal = new(client, variant="spiderette")["observation"]["deal_id"]
+    assert random_deal.startswith("spiderette#")
+
+
+def test_get_returns_the_game(client: TestClient) -> None:
+    body = new(client, variant="klondike", seed=7)
+    res = client.get(f"/api/games/{body['id']}")
+    assert res.status_code == 200
+    assert res.json()["observation"] == body["observation"]
+    assert res.json()["id"] == body["id"]
+
+
+def test_move_undo_redo_round_trip(client: TestClient) -> None:
+    body = new(client, variant="klondike", seed=7)
+    gid, start = body["id"], body["observation"]
+    first = start["legal"][0]
+    moved = client.post(f"/api/games/{gid}/moves", json={"move": first})
+    assert moved.status_code == 200
+    after = moved.json()["observation"]
+    expected = kabale.Game.new("klondike", seed=7)
+    expected.play(first)
+    assert after == expected.observe() and moved.json()["move"] == first
+    undone = client.post(f"/api/games/{gid}/undo")
+    assert undone.status_code == 200 and undone.json()["observation"] == start
+    redone = client.post(f"/api/games/{gid}/redo")
+    assert redone.status_code == 200 and redone.json()["observation"] == after
+    assert client.post(f"/api/games/{gid}/redo").status_code == 409
+
+
+def test_nothing_to_undo_is_409(client: TestClient) -> None:
+    gid = new(client, variant="spider", seed=3)["id"]
+    for action in ("undo", "redo"):
+        res = client.post(f"/api/games/{gid}/{action}")
+        assert res.status_code == 409
+        assert f"nothing to {action}" in res.json()["error"]
+
+
+@pytest.mark.parametrize("move", ["9>9", "zz", "1:99>2", "w>f", "f1>3"])
+def test_illegal_or_malformed_move_is_422_and_changes_nothing(client: TestClient,
+                                                              move: str) -> None:
+    body = new(client, variant="spider:suits=2", seed=42)
+    res = client.post(f"/api/games/{body['id']}/moves", json={"move": move})
+    assert res.status_code == 422
+    assert set(res.json()) == {"error"} and res.json()["error"]
+    assert client.get(f"/api/games/{body['id']}").json()["observation"] == body["observation"]
+
+
+@pytest.mark.parametrize("payload", [{}, {"move": 3}, {"move": ""}, {"move": ["d"]},
+                                     {"move": "d" * 100}])
+def test_malformed_move_body_is_422(client: TestClient, payload: dict[str, Any]) -> None:
+    gid = new(client, variant="klondike", seed=1)["id"]
+    res = client.post(f"/api/games/{gid}/moves", json=payload)
+    assert res.status_code == 422 and "move" in res.json()["error"]
+
+
+@pytest.mark.parametrize(("content", "status"), [
+    (b"{", 400), (b"[1, 2]", 400), (b"\xff\xfe", 400), (b'{"variant": "nope"}', 400),
+    (b'{"variant": "klondike:draw=2"}', 400), (b'{"variant": 5}', 400),
+    (b'{"variant": "klondike", "seed": "x"}', 400), (b'{"variant": "klondike", "seed": true}', 400),
+    (b'{"variant": "klondike", "seed": 1.5}', 400), (b'{"variant": "klondike", "seed": -1}', 400),
+    (b'{"deal_id": "klondike"}', 400), (b'{"colour": "red"}', 400),
+])
+def test_bad_create_requests_are_400(client: TestClient, content: bytes, status: int) -> None:
+    res = client.post("/api/games", content=content, headers={"content-type": "application/json"})
+    assert res.status_code == status, res.text
+    assert set(res.json()) == {"error"}
+
+
+def test_oversized_bodies_are_413(client: TestClient) -> None:
+    big = b'{"variant": "klondike", "pad": "' + b"x" * 20000 + b'"}'
+    assert client.post("/api/games", content=big).status_code == 413
+    gid = new(client, variant="klondike", seed=2)["id"]
+
+    def chunks():  # no content-length: the limit must hold while streaming too
+        for _ in range(40):
+            yield b"x" * 1000
+
+    res = client.post(f"/api/games/{gid}/moves", content=chunks())
+    assert res.status_code == 413 and "too large" in res.json()["error"]
+
+
+@pytest.mark.parametrize("path", ["", "/moves", "/undo", "/redo", "/resign"])
+def test_unknown_game_is_404(client: TestClient, path: str) -> None:
+    method = client.get if path == "" else client.post
+    kwargs = {} if path == "" else {"json": {"move": "d"}}
+    res = method(f"/api/games/no-such-game{path}", **kwargs)
+    assert res.status_code == 404 and "no-such-game" in res.json()["error"]
+
+
+def test_unknown_route_and_method_answer_json(client: TestClient) -> None:
+    assert client.get("/api/nothing").json() == {"error": "Not Found"}
+    res = client.delete("/api/games")
+    assert res.status_code == 405 and "error" in res.json()
+
+
+def test_resign_finishes_the_game_and_counts_as_lost(client: TestClient) -> None:
+    gid = new(client, variant="spider-1", seed=5)["id"]
+    client.post(f"/api/games/{gid}/moves", json={"move": "d"})
+    res = client.post(f"/api/games/{gid}/resign")
+    assert res.status_code == 200 and res.json()["status"] == "lost"
+    assert client.post(f"/api/games/{gid}/moves", json={"move": "d"}).status_code == 409
+    assert client.post(f"/api/games/{gid}/undo").status_code == 409
+    stats = client.get("/api/stats", params={"variant": "spider-1"}).json()["variants"][0]
+    assert stats["variant"] == "spider:suits=1"
+    assert (stats["played"], stats["won"], stats["current_streak"]) == (1, 0, 0)
+    assert stats["recent"][0]["result"] == "lost" and stats["recent"][0]["moves"] == 1
+
+
+def test_stats_of_unknown_variant_is_400(client: TestClient) -> None:
+    assert client.get("/api/stats", params={"variant": "golf"}).status_code == 400
+    assert client.get("/api/stats").json() == {"variants": []}
+
+
+def test_variants_lists_every_family_with_options(client: TestClient) -> None:
+    data = client.get("/api/variants").json()
+    assert [f["id"] for f in data["families"]] == ["klondike", "spider", "spiderette"]
+    assert data["families"][0]["options"]["draw"] == [1, 3]
+    assert data["aliases"]["vegas"] == "klondike:draw=3,passes=3,scoring=vegas"
+
+
+def test_page_and_static_files_are_served(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200 and '<main id="table"' in page.text
+    for name in ("js/main.js", "js/table.js", "js/cards.js", "style.css"):
+        assert client.get(f"/static/{name}").status_code == 200
+    assert client.get("/static/../app.py").status_code == 404
