@@ -127,6 +127,17 @@ def test_a_new_move_after_undo_clears_redo() -> None:
     assert not game.can_redo and game.history == [second]
 
 
+def test_copy_is_an_independent_game_with_the_same_history() -> None:
+    game = Game.new("spider", 2)
+    game.play(game.legal_moves()[0])
+    twin = game.copy()
+    assert twin.state == game.state and twin.history == game.history
+    twin.play(twin.legal_moves()[-1])
+    twin.undo()
+    twin.undo()
+    assert game.moves_made == 1 and twin.moves_made == 0 and game.can_undo
+
+
 # --------------------------------------------------------------------------- refusals
 @pytest.mark.parametrize(("variant", "seed"), FAMILY_SEEDS)
 def test_illegal_move_raises_with_a_reason_and_changes_nothing(variant: str, seed: int) -> None:

@@ -204,9 +204,9 @@ def test_klondike_empty_column_takes_only_a_king() -> None:
 
 
 def test_easy_klondike_empty_column_takes_any_card_or_run() -> None:
-    game = kgame("easy-klondike", cols=("", "QH", "9C 8D 7S"))
+    game = kgame("easy-klondike", cols=("", "QH", "9C 8D 7S"), waste="5C")
     moves = legal(game)
-    assert "2>1" in moves
+    assert "2>1" in moves and "w>1" in moves
     assert {"3:3>1", "3:2>1", "3:1>1"} <= set(moves)
     assert game.parse_move("3>1").count == 3
     game.play("3:2>1")
