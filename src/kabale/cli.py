@@ -126,7 +126,9 @@ def play_text(variant: str | None, seed: int | None, stdin: TextIO, stdout: Text
     """Play in the terminal: one command per line from ``stdin``, the table after each move.
 
     A line holding a deal id (``VARIANT#N``) before the first move starts that deal, so a game
-    log (deal id, then one move per line) replays from a file or a pipe.
+    log (deal id, then one move per line) replays from a file or a pipe. Blank lines and
+    lines starting with ``#`` or ``;`` are comments. Reading a pipe, the first refused move
+    ends the run with status 2 (the reason on stderr).
     """
     interactive = stdin.isatty()
     wait_for_deal_id = not (variant or seed is not None or interactive)
@@ -141,7 +143,7 @@ def play_text(variant: str | None, seed: int | None, stdin: TextIO, stdout: Text
         show(TEXT_HELP)
     for raw in stdin:
         line = raw.strip()
-        if not line or line.startswith((";", "//")):
+        if not line or line.startswith(("#", ";")):
             continue
         if "#" in line and (game is None or game.moves_made == 0):
             game = Game.from_deal_id(line)
@@ -164,7 +166,7 @@ def play_text(variant: str | None, seed: int | None, stdin: TextIO, stdout: Text
                 game.play(line)
             show(str(game))
         except KabaleError as error:
-            show(f"error: {error}")
+            print(f"kabale: {error}", file=sys.stderr, flush=True)
             if not interactive:
                 return 2
     return 0

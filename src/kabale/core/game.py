@@ -258,6 +258,7 @@ class Game:
         self._refresh_legal()
         legal = self._legal_index.get(wanted)
         if legal is None:
+            _check_syntax(wanted)
             raise IllegalMoveError(self._reason(wanted))
         self._states.append(self.rules.apply(self.state, legal))
         self._moves.append(legal)
@@ -289,3 +290,12 @@ class Game:
         self._states.append(self.rules.apply(self.state, move))
         self._moves.append(move)
         return move
+
+
+def _check_syntax(move: Move) -> None:
+    """Raise NotationError for a hand-made Move that no notation could spell."""
+    if isinstance(move.count, bool) or not isinstance(move.count, int) or move.count < 1:
+        raise NotationError(f"not a move: {move!r} (a move takes at least one card)")
+    if not all(isinstance(part, str) for part in (move.source, move.target)):
+        raise NotationError(f"not a move: {move!r} (source and target are notation strings)")
+    parse_move_text(move.explicit())

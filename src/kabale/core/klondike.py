@@ -7,6 +7,9 @@ take and return immutable :class:`State` values and never check legality themsel
 Legal moves come in this fixed order: column to foundation (columns left to right), waste to
 foundation, column to column (by source, then target, longest run first), waste to column,
 foundation to column (by foundation, then target), then the stock action ``d``.
+
+Vegas scoring charges 52 points per pack, so Double Klondike starts at -104 (each card to a
+foundation still earns 5): the same stake per card as the single-pack game.
 """
 
 from __future__ import annotations
