@@ -60,3 +60,14 @@ def test_a_taken_port_falls_back_to_a_free_one(tmp_path: Path) -> None:
             assert page.status_code == 200
         finally:
             server.stop()
+
+
+def test_listening_socket_is_tcp_so_answers_are_not_nagled() -> None:
+    from kabale.server.launch import bind
+
+    sock = bind(None)
+    try:
+        assert sock.proto == socket.IPPROTO_TCP
+        assert sock.getsockname()[0] == "127.0.0.1"
+    finally:
+        sock.close()

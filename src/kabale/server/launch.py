@@ -19,7 +19,9 @@ HOST = "127.0.0.1"
 
 def bind(port: int | None) -> socket.socket:
     """A listening socket on 127.0.0.1:port, or on a free port if that one is taken or None."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    # proto=IPPROTO_TCP matters: asyncio sets TCP_NODELAY on accepted sockets only then, and
+    # without it every answer waits ~40 ms for a delayed ACK (Nagle).
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     if sys.platform != "win32":
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:

@@ -89,7 +89,7 @@ export function clock(seconds) {
 /** A small SVG chart: one bar per recent game (green won, red lost) and the running win %. */
 export function chart(recent) {
   const w = 360, hgt = 120, n = Math.max(recent.length, 1);
-  const bw = w / n;
+  const bw = Math.min(w / n, 24);
   let won = 0;
   const pts = [];
   const bars = recent.map((r, i) => {

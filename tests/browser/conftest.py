@@ -1,0 +1,51 @@
+"""Fixtures: the real server as a subprocess and headless Debian chromium via Playwright."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
+from liveserver import LiveServer  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync"]
+OUTPUT = Path(__file__).resolve().parents[2] / "test-output" / "browser"
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    live = LiveServer(tmp_path_factory.mktemp("web") / "games.db").start()
+    yield live
+    live.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1200, "height": 820})
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield tab
+    context.close()
+    assert not errors, f"errors in the page: {errors}"
+
+
+@pytest.fixture
+def shots() -> Path:
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    return OUTPUT

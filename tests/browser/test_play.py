@@ -1,0 +1,152 @@
+"""Play Klondike deal 7 in a real browser against the real server.
+
+Deal klondike#7 starts with AH alone in column 1, JS on column 2, 2C on 4, 8H on 5, 9S on 6
+and AD on 7 (the core's deal, checked below against the server's own observation).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from liveserver import LiveServer
+from playwright.sync_api import Page, expect
+
+DEAL = "klondike%237"
+
+
+def body(page: Page) -> dict[str, Any]:
+    data: dict[str, Any] = page.evaluate("window.kabale.body()")
+    return data
+
+
+def top_code(page: Page, pile: str) -> str | None:
+    cards = page.locator(f'#table .card[data-pile="{pile}"]')
+    if cards.count() == 0:
+        return None
+    return cards.nth(cards.count() - 1).get_attribute("data-code")
+
+
+def wait_moves(page: Page, n: int) -> None:
+    page.wait_for_function("n => window.kabale.body().observation.moves_made === n", arg=n)
+
+
+def drag(page: Page, source: str, target: str) -> None:
+    """Press on the top card of pile `source`, move in steps, release over pile `target`."""
+    src = page.locator(f'#table .card[data-pile="{source}"]').last.bounding_box()
+    dst = page.locator(f'#table .card[data-pile="{target}"]').last.bounding_box()
+    assert src and dst
+    page.mouse.move(src["x"] + src["width"] / 2, src["y"] + 12)
+    page.mouse.down()
+    page.mouse.move(dst["x"] + dst["width"] / 2, dst["y"] + 30, steps=8)
+    page.mouse.up()
+
+
+def test_play_a_game_with_pointer_and_keyboard(server: LiveServer, page: Page,
+                                               shots: Path) -> None:
+    page.goto(f"{server.url}/?deal={DEAL}")
+    page.wait_for_selector("body[data-ready='1']")
+    obs = body(page)["observation"]
+    assert obs["deal_id"] == "klondike#7"
+    assert [c[-1] for c in obs["columns"]] == ["AH", "JS", "TC", "2C", "8H", "9S", "AD"]
+    expect(page.locator("#deal-id")).to_have_text("klondike#7")
+    assert page.locator("#table .card.back").count() == 21 + 1  # 21 in columns, 1 stock
+    page.wait_for_timeout(250)  # let the short move animations finish
+    page.screenshot(path=str(shots / "01-start.png"))
+
+    # An illegal drop snaps back with the reason: 2C onto JS.
+    drag(page, "4", "2")
+    expect(page.locator("#echo")).to_contain_text("Not allowed")
+    assert body(page)["observation"]["moves_made"] == 0
+    page.wait_for_timeout(250)
+    assert top_code(page, "4") == "2C"
+
+    # Drag and drop: 8H onto 9S.
+    drag(page, "5", "6")
+    wait_moves(page, 1)
+    assert top_code(page, "6") == "8H"
+    expect(page.locator("#echo")).to_contain_text("5>6")
+
+    # Click: AH goes to its best place, the hearts foundation f2.
+    page.locator('#table .card[data-code="AH"]').click()
+    wait_moves(page, 2)
+    assert body(page)["observation"]["foundations"][1] == ["AH"]
+    assert top_code(page, "f2") == "AH"
+
+    # Keyboard: type the move anywhere, Enter plays it.
+    page.locator("body").press("Escape")
+    page.keyboard.type("7>f")
+    page.keyboard.press("Enter")
+    wait_moves(page, 3)
+    assert body(page)["observation"]["foundations"][2] == ["AD"]
+    expect(page.locator("#echo")).to_contain_text("7>f")
+    page.wait_for_timeout(250)  # let the short move animations finish
+    page.screenshot(path=str(shots / "02-three-moves.png"))
+
+    # Undo with u, redo with Ctrl+Y, undo with the button, redo with the button.
+    page.locator("#table").click(position={"x": 5, "y": 600})
+    page.keyboard.press("u")
+    wait_moves(page, 2)
+    assert body(page)["observation"]["foundations"][2] == []
+    expect(page.locator("#echo")).to_contain_text("Undone: 7>f")
+    page.keyboard.press("Control+y")
+    wait_moves(page, 3)
+    page.click("#btn-undo")
+    wait_moves(page, 2)
+    page.click("#btn-redo")
+    wait_moves(page, 3)
+    assert body(page)["observation"]["foundations"][2] == ["AD"]
+
+    # The stock: a click draws one card onto the waste.
+    page.locator('#table .card[data-pile="d"]').click()
+    wait_moves(page, 4)
+    obs = body(page)["observation"]
+    assert obs["stock"] == 23 and len(obs["waste"]) == 1
+    assert top_code(page, "w") == obs["waste"][-1]
+    expect(page.locator('#table .badge[data-pile="d"]')).to_have_text("23")
+    page.wait_for_timeout(250)  # let the short move animations finish
+    page.screenshot(path=str(shots / "03-drawn.png"))
+
+    # Reload: the same game, as it was.
+    before = body(page)
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    after = body(page)
+    assert after["id"] == before["id"]
+    assert after["observation"] == before["observation"]
+    expect(page.locator("#echo")).to_contain_text("Resumed klondike#7")
+    assert top_code(page, "6") == "8H" and top_code(page, "w") == obs["waste"][-1]
+    page.wait_for_timeout(250)  # let the short move animations finish
+    page.screenshot(path=str(shots / "04-reloaded.png"))
+
+
+def test_spider_deal_new_game_dialog_and_stats(server: LiveServer, page: Page,
+                                               shots: Path) -> None:
+    page.goto(f"{server.url}/?deal=spider%3Asuits%3D2%2342")
+    page.wait_for_selector("body[data-ready='1']")
+    assert body(page)["observation"]["deal_id"] == "spider:suits=2#42"
+    expect(page.locator('#table .badge[data-pile="d"]')).to_have_text("5 deals")
+    page.locator('#table .card[data-pile="d"]').last.click()
+    wait_moves(page, 1)
+    expect(page.locator('#table .badge[data-pile="d"]')).to_have_text("4 deals")
+    assert page.locator("#table .card[data-code]").count() == 20
+
+    # New game from the dialog: Spiderette, one suit, deal 12. The Spider game counts as lost.
+    page.click("#btn-new")
+    page.check("#fam-spiderette")
+    page.select_option('fieldset[data-family="spiderette"] select[name="suits"]', "1")
+    page.fill("#new-seed", "12")
+    page.click("#new-go")
+    page.wait_for_function(
+        "window.kabale.body().observation.deal_id === 'spiderette:suits=1#12'")
+    assert page.locator("#table .card[data-code]").count() == 7
+    assert "deal=spiderette" in page.url
+    page.wait_for_timeout(250)  # let the short move animations finish
+    page.screenshot(path=str(shots / "05-spiderette.png"))
+
+    page.click("#btn-stats")
+    page.select_option("#stats-variant", "spider:suits=2")
+    expect(page.locator("table.stats")).to_contain_text("Played1")
+    expect(page.locator("svg.chart rect")).to_have_count(1)
+    page.wait_for_timeout(250)  # let the short move animations finish
+    page.screenshot(path=str(shots / "06-stats.png"))
