@@ -21,7 +21,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
                  "--disable-background-networking", "--disable-component-update",
                  "--disable-sync"]
 #: (file, variant, seed, how many moves to play: each time the first legal non-stock move)
-SHOTS = [("spider.png", "spider:suits=2", 42, 14), ("klondike.png", "klondike", 7, 12)]
+SHOTS = [("spider.png", "spider:suits=2", 42, 16), ("klondike.png", "klondike", 7, 14)]
 
 
 def start_server(db: Path) -> tuple[subprocess.Popen[str], str]:
@@ -48,6 +48,13 @@ def pick_move(body: dict[str, Any]) -> str:
         if found:
             col = int(found.group(1)) - 1
             if len(obs["columns"][col]) - int(found.group(2)) == obs["down"][col] > 0:
+                return text
+    for text, explicit in pairs:  # Spider: build runs of one suit before dealing
+        found = re.match(r"^(\d+):(\d+)>(\d+)$", explicit)
+        if found and obs["columns"][int(found.group(3)) - 1]:
+            col = obs["columns"][int(found.group(1)) - 1]
+            target = obs["columns"][int(found.group(3)) - 1][-1]
+            if col[-int(found.group(2))][1] == target[1] and len(col) > int(found.group(2)):
                 return text
     return "d" if "d" in obs["legal"] else obs["legal"][0]
 

@@ -12,6 +12,11 @@ from typing import Any
 from liveserver import LiveServer
 from playwright.sync_api import Page, expect
 
+import kabale
+from kabale.core.cards import Card, Suit
+from kabale.core.state import State
+from kabale.storage.db import GameStore
+
 DEAL = "klondike%237"
 
 
@@ -150,3 +155,34 @@ def test_spider_deal_new_game_dialog_and_stats(server: LiveServer, page: Page,
     expect(page.locator("svg.chart rect")).to_have_count(1)
     page.wait_for_timeout(250)  # let the short move animations finish
     page.screenshot(path=str(shots / "06-stats.png"))
+
+
+def all_face_up_klondike() -> kabale.Game:
+    """Klondike with Ace..9 of each suit home and the rest face up in four columns."""
+    def c(text: str) -> Card:
+        return Card.parse(text)
+
+    piles = tuple(tuple(Card(rank, suit) for rank in range(1, 10)) for suit in Suit)
+    columns = tuple(tuple(c(x) for x in col.split()) for col in
+                    ["KS QH JS TH", "KH QS JH TS", "KD QC JD TC", "KC QD JC TD"]) + ((),) * 3
+    state = State(columns=columns, down=(0,) * 7, stock=(), waste=(), foundations=piles)
+    return kabale.Game.from_position("klondike", state)
+
+
+def test_auto_finish_can_be_stopped_and_wins(server: LiveServer, page: Page,
+                                             shots: Path) -> None:
+    store = GameStore(server.db)
+    store.add("autofinish-game", all_face_up_klondike())
+    store.close()
+    page.goto(f"{server.url}/?game=autofinish-game")
+    page.wait_for_selector("body[data-ready='1']")
+    page.get_by_role("button", name="Stop").click()
+    stopped = body(page)["observation"]["moves_made"]
+    page.wait_for_timeout(700)
+    assert body(page)["observation"]["moves_made"] == stopped < 16
+    expect(page.locator("#banner")).to_contain_text("Every card is face up")
+    page.get_by_role("button", name="Finish").click()
+    expect(page.locator("#banner")).to_contain_text("You won!", timeout=15000)
+    assert body(page)["observation"]["outcome"] == "won"
+    assert body(page)["status"] == "won"
+    page.screenshot(path=str(shots / "07-won.png"))

@@ -59,9 +59,9 @@ function centre(rank, suit, color) {
   return `<rect x="46" y="40" width="108" height="200" rx="8" fill="${tint}" stroke="${color}"`
     + ` stroke-width="3"/><rect x="53" y="47" width="94" height="186" rx="5" fill="none"`
     + ` stroke="#c9a227" stroke-width="3"/>`
-    + `<text x="100" y="150" font-size="92" text-anchor="middle" fill="${color}"`
+    + `<text x="100" y="176" font-size="96" text-anchor="middle" fill="${color}"`
     + ` font-family="Georgia, 'DejaVu Serif', serif" font-weight="700">${rank}</text>`
-    + suitPath(suit, 100, 80, 40, color) + suitPath(suit, 100, 200, 40, color, true);
+    + suitPath(suit, 100, 74, 32, color) + suitPath(suit, 100, 210, 32, color, true);
 }
 
 /** The SVG text of a face-up card such as "7H". */

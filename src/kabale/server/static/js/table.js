@@ -35,11 +35,13 @@ function topRow(obs, g) {
   const nf = family === "klondike" ? obs.foundations.length : runsTotal(obs);
   const firstFree = family === "klondike" ? 3 : 2;
   const room = (g.ncols - firstFree) * g.step;
-  const fstep = Math.min(g.step, (room - g.cw) / Math.max(1, nf - 1));
-  const right = g.x(g.ncols - 1);
+  // Too many foundations for the room (Double Klondike): draw them smaller, not overlapped.
+  const scale = Math.min(1, room / (nf * g.step));
+  const fstep = g.step * scale;
+  const right = g.x(g.ncols - 1) + g.cw - g.cw * scale;
   const found = [];
   for (let i = 0; i < nf; i++) found.push(right - (nf - 1 - i) * fstep);
-  return { stock: g.x(0), waste: g.x(1), found, nf };
+  return { stock: g.x(0), waste: g.x(1), found, nf, scale };
 }
 
 function el(cls, x, y, z) {
@@ -132,16 +134,23 @@ function drawWaste(table, obs, g, row) {
 function drawFoundations(table, obs, g, row) {
   const y = g.gap;
   const klondike = familyOf(obs.variant) === "klondike";
+  const sized = (node) => {
+    if (row.scale < 1) {
+      node.style.width = `${g.cw * row.scale}px`;
+      node.style.height = `${g.ch * row.scale}px`;
+    }
+    table.append(node);
+  };
   for (let i = 0; i < row.nf; i++) {
     const label = klondike ? KLONDIKE_SUITS[i % 4] : "";
-    table.append(slot(row.found[i], y, `f${i + 1}`, label));
+    sized(slot(row.found[i], y, `f${i + 1}`, label));
     const pile = obs.foundations[i] || [];
     if (!pile.length) continue;
     // Spider runs are shown by their King; Klondike foundations by their top card.
     const code = klondike ? pile[pile.length - 1] : pile[0];
-    if (klondike && pile.length > 1) table.append(card(pile[pile.length - 2], row.found[i], y, 3,
+    if (klondike && pile.length > 1) sized(card(pile[pile.length - 2], row.found[i], y, 3,
       `f${i + 1}`, pile.length - 2));
-    table.append(card(code, row.found[i], y, 4 + i, `f${i + 1}`, pile.length - 1));
+    sized(card(code, row.found[i], y, 4 + i, `f${i + 1}`, pile.length - 1));
   }
 }
 
