@@ -99,7 +99,8 @@ function drawStock(table, obs, g, row) {
   if (family === "klondike") {
     if (obs.stock > 0) table.append(card("??", row.stock, y, 2, "d", 0));
     const passes = obs.passes_left === null ? "∞" : obs.passes_left;
-    badge = obs.stock > 0 ? `${obs.stock}` : `↻ ${passes}`;
+    const limited = obs.passes_left === null ? "" : ` · ↻${passes}`;
+    badge = obs.stock > 0 ? `${obs.stock}${limited}` : `↻ ${passes}`;
     const label = obs.stock > 0 ? `stock: ${obs.stock} cards, passes left ${passes}`
       : `stock empty: click to turn the waste over (${passes} passes left)`;
     table.lastChild.setAttribute("aria-label", label);
