@@ -79,7 +79,7 @@ def _tool(name: str) -> str:
 
 
 def test_ruff_is_clean() -> None:
-    result = subprocess.run([_tool("ruff"), "check", "src", "tests", "bench"], cwd=ROOT,
+    result = subprocess.run([_tool("ruff"), "check", "."], cwd=ROOT,
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
 
