@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from collections.abc import Callable
 
 from kabale import Game
 
@@ -20,34 +21,41 @@ VARIANTS = ["klondike", "klondike:draw=3", "double-klondike", "spider:suits=4", 
 
 def checked_playouts(variant: str, seconds: float, max_moves: int) -> tuple[int, float]:
     """Moves played through Game.play in about ``seconds``; returns (moves, elapsed)."""
-    rng = random.Random(1)
-    moves, seed, start = 0, 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        seed += 1
-        game = Game.new(variant, seed)
-        for _ in range(max_moves):
+
+    def playout(game: Game, rng: random.Random) -> int:
+        for played in range(max_moves):
             legal = game.legal_moves()
             if not legal:
-                break
+                return played
             game.play(rng.choice(legal))
-            moves += 1
-    return moves, time.perf_counter() - start
+        return max_moves
+
+    return _timed(variant, seconds, playout)
 
 
 def raw_playouts(variant: str, seconds: float, max_moves: int) -> tuple[int, float]:
     """Moves applied with the unchecked rules functions; returns (moves, elapsed)."""
+
+    def playout(game: Game, rng: random.Random) -> int:
+        rules, state = game.rules, game.state
+        for played in range(max_moves):
+            legal = rules.legal_moves(state)
+            if not legal:
+                return played
+            state = rules.apply(state, rng.choice(legal))
+        return max_moves
+
+    return _timed(variant, seconds, playout)
+
+
+def _timed(variant: str, seconds: float,
+           playout: Callable[[Game, random.Random], int]) -> tuple[int, float]:
+    """Run playouts of deals 1, 2, ... for about ``seconds``; returns (moves, elapsed)."""
     rng = random.Random(1)
     moves, seed, start = 0, 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
         seed += 1
-        game = Game.new(variant, seed)
-        rules, state = game.rules, game.state
-        for _ in range(max_moves):
-            legal = rules.legal_moves(state)
-            if not legal:
-                break
-            state = rules.apply(state, rng.choice(legal))
-            moves += 1
+        moves += playout(Game.new(variant, seed), rng)
     return moves, time.perf_counter() - start
 
 
