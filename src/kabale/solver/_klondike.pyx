@@ -41,9 +41,11 @@ reductions has been searched without a win):
    never repeats a state.
 4. A whole column (no face-down cards) moved into an empty column is never generated: the
    result is the same position with two columns swapped (rule 3).
-5. Once no card is face down and the stock and waste are empty the game is won: the lowest
-   card not on a foundation is the top of some column (columns descend), and every lower card
-   of its suit is on a foundation, so it can go up; repeat. The line is completed greedily.
+5. Once no card is face down, the stock and waste are empty and every column is one
+   descending run, the game is won: the lowest card not on a foundation is the top of some
+   column (columns descend), and every lower card of its suit is on a foundation (both copies
+   in Double Klondike, so both foundations of the suit stop just below it), so it can go up;
+   repeat. The line is completed greedily.
 Score is ignored: it does not affect which moves are legal.
 """
 
@@ -520,12 +522,17 @@ cdef class KlondikeKernel:
         return s == self.total
 
     cdef bint _trivially_won(self) noexcept:
-        cdef int i
+        """Rule 5: nothing face down, stock and waste empty, every column one run."""
+        cdef int i, j
         if self.tlen:
             return False
         for i in range(self.ncols):
             if self.cdown[i]:
                 return False
+            for j in range(1, self.clen[i]):
+                if rank_of(self.cols[i][j - 1]) != rank_of(self.cols[i][j]) + 1 or \
+                        red(self.cols[i][j - 1]) == red(self.cols[i][j]):
+                    return False
         return True
 
     cdef int _finish(self) noexcept:

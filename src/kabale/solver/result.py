@@ -73,7 +73,8 @@ def solve(game: Game, max_seconds: float | None = 10.0, max_nodes: int | None = 
 
 def _key(game: Game) -> tuple[object, ...]:
     s = game.state
-    return (s.columns, s.down, s.stock, s.waste, s.foundations, s.passes_used)
+    limited = game.variant.family == "klondike" and game.variant["passes"] != 0
+    return (s.columns, s.down, s.stock, s.waste, s.foundations, s.passes_used if limited else 0)
 
 
 def shorten(game: Game, moves: list[str]) -> list[str]:

@@ -1,0 +1,139 @@
+"""Solver verdicts on constructed near-end positions, checked against a plain brute force.
+
+The brute force knows nothing of the kernels: it explores every position core's rules reach
+(``rules.legal_moves`` / ``rules.apply``), so it decides winnability by definition. Each case
+is a random position of one variant with only a few cards left in play, small enough to
+explore completely; the solver, with no limit, must agree: "solved" exactly when a win is
+reachable (its line replayed by core), "unsolvable" exactly when none is.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from kabale import Game, State, Variant, parse_variant
+from kabale.core.deal import fresh_deck
+from kabale.solver import solve
+
+LIMIT = 6_000  # positions the brute force may visit before a case is replaced by another
+CASES = 6  # positions checked per variant
+
+
+def key(state: State, counts_passes: bool, klondike: bool) -> tuple[object, ...]:
+    """The position up to what cannot matter: the pass count when passes are unlimited, and
+    the order of the columns when nothing will ever be dealt onto a particular column
+    (always in Klondike; in the Spider family once the stock is empty)."""
+    columns: object = tuple(
+        (down, bytes(card.suit * 16 + card.rank for card in pile))
+        for pile, down in zip(state.columns, state.down, strict=True))
+    if klondike or not state.stock:
+        columns = tuple(sorted(columns))  # type: ignore[call-overload]
+    return (columns, state.stock, state.waste, state.foundations,
+            state.passes_used if counts_passes else 0)
+
+
+def brute_force(game: Game) -> bool | None:
+    """True if a win is reachable, False if not, None if the space exceeds LIMIT."""
+    rules = game.rules
+    start = game.state
+    klondike = game.variant.family == "klondike"
+    limited = klondike and game.variant["passes"] != 0
+    seen = {key(start, limited, klondike)}
+    todo = [start]
+    while todo:
+        state = todo.pop()
+        if rules.is_won(state):
+            return True
+        for move in reversed(rules.legal_moves(state)):  # core's order: foundations first
+            after = rules.apply(state, move)
+            k = key(after, limited, klondike)
+            if k not in seen:
+                if len(seen) >= LIMIT:
+                    return None
+                seen.add(k)
+                todo.append(after)
+    return False
+
+
+def klondike_position(variant: Variant, rng: random.Random) -> State:
+    """Foundations part built; the rest over stock, waste and columns, mostly face down (face-down
+    cards cannot move, which keeps the reachable space small enough for the brute force)."""
+    decks = int(variant["decks"])
+    piles = []
+    left = []
+    for index in range(4 * decks):
+        height = rng.randint(5, 13) if decks == 1 else rng.randint(12, 13)
+        suit_cards = [c for c in fresh_deck(parse_variant("klondike")) if c.suit == index % 4]
+        suit_cards.sort(key=lambda c: c.rank)
+        piles.append(tuple(suit_cards[:height]))
+        left.extend(suit_cards[height:])
+    rng.shuffle(left)
+    n_stock = rng.randint(0, min(5, len(left)))
+    n_waste = rng.randint(0, min(3, len(left) - n_stock))
+    stock, waste, rest = left[:n_stock], left[n_stock:n_stock + n_waste], left[n_stock + n_waste:]
+    n_columns = 7 if decks == 1 else 9
+    columns: list[list] = [[] for _ in range(n_columns)]
+    for card in rest:
+        columns[rng.randrange(n_columns)].append(card)
+    down = [max(len(c) - rng.randint(1, 2), 0) for c in columns]
+    return State(tuple(map(tuple, columns)), tuple(down), tuple(stock), tuple(waste),
+                 tuple(piles))
+
+
+def spider_position(variant: Variant, rng: random.Random) -> State:
+    """All runs but one removed; its cards over a few columns (mostly face down) and the stock."""
+    deck = fresh_deck(variant)
+    n_columns = 7 if variant.family == "spiderette" else 10
+    runs = [deck[i:i + 13] for i in range(0, len(deck), 13)]
+    rng.shuffle(runs)
+    keep = 1
+    foundations = tuple(tuple(sorted(run, key=lambda c: -c.rank)) for run in runs[keep:])
+    left = [card for run in runs[:keep] for card in run]
+    rng.shuffle(left)
+    n_stock = rng.choice([0, 0, rng.randint(1, n_columns)])
+    n_stock = min(n_stock, len(left) - 2)
+    stock, rest = left[:n_stock], left[n_stock:]
+    columns: list[list] = [[] for _ in range(n_columns)]
+    used = rng.sample(range(n_columns), rng.randint(2, 4))
+    for card in rest:
+        columns[rng.choice(used)].append(card)
+    down = [max(len(c) - rng.randint(1, 3), 0) for c in columns]
+    return State(tuple(map(tuple, columns)), tuple(down), tuple(stock), (), foundations)
+
+
+VARIANTS = [
+    "klondike:open=true", "klondike:draw=3,open=true", "klondike:back=false,open=true",
+    "klondike:draw=3,back=false,open=true", "klondike:passes=1", "klondike:draw=3,passes=3",
+    "klondike:draw=3,passes=1,back=false", "klondike:empty=any", "klondike:empty=any,back=false",
+    "klondike:decks=2", "klondike:decks=2,draw=3,back=false",
+    "spider:suits=1", "spider:suits=2", "spider:suits=4", "spider:suits=2,strict=false",
+    "spiderette", "spiderette:suits=2", "spiderette:suits=1", "spiderette:strict=false",
+]
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_verdicts_match_brute_force(name: str) -> None:
+    variant = parse_variant(name)
+    rng = random.Random(name)
+    make = klondike_position if variant.family == "klondike" else spider_position
+    verdicts = {True: 0, False: 0}
+    checked = 0
+    while checked < CASES:
+        game = Game.from_position(variant, make(variant, rng))
+        truth = brute_force(game)
+        if truth is None:
+            continue
+        checked += 1
+        before = game.to_json()
+        result = solve(game, max_seconds=None)
+        assert game.to_json() == before, "solve changed the game"
+        assert result.status == ("solved" if truth else "unsolvable"), (name, game.state)
+        verdicts[truth] += 1
+        if truth:
+            replay = game.copy()
+            for move in result.moves:
+                replay.play(move)
+            assert replay.outcome == "won"
+    assert checked == CASES
