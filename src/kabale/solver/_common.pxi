@@ -5,9 +5,11 @@
 # index. When a bucket is full an entry is overwritten: memory never grows past the size
 # chosen at start. Forgetting an entry only costs time (the state may be searched again);
 # it never changes a verdict, because a state is only ever stored as "being searched or
-# searched without a win" and re-searching it finds the same answer. The one theoretical
-# hazard is two different states sharing a 64-bit key (probability about n^2 / 2^65 for n
-# stored states, below 1e-7 for 10^6 states); we accept and document it.
+# searched without a win" and re-searching it finds the same answer. Keys are salted per
+# search, so an earlier search's entries never match: starting afresh needs no clearing, their
+# slots are simply overwritten. The one theoretical hazard is two different states sharing a
+# 64-bit key (probability about n^2 / 2^65 for n stored states, below 1e-7 for 10^6 states);
+# we accept and document it.
 
 from libc.stdint cimport uint64_t, uint8_t, uint16_t, int16_t, int32_t
 from libc.stdlib cimport calloc, free, malloc, realloc
@@ -29,6 +31,7 @@ cdef struct Table:
     uint64_t* keys
     uint64_t mask
     uint64_t stored
+    uint64_t salt   # changed to start an empty table without clearing memory
 
 
 cdef int table_init(Table* t, uint64_t max_bytes) noexcept:
@@ -41,6 +44,7 @@ cdef int table_init(Table* t, uint64_t max_bytes) noexcept:
         return -1
     t.mask = buckets - 1
     t.stored = 0
+    t.salt = 0
     return 0
 
 
@@ -52,7 +56,7 @@ cdef void table_free(Table* t) noexcept:
 
 cdef inline bint table_seen_or_add(Table* t, uint64_t key) noexcept nogil:
     """True if key is stored; otherwise store it (evicting one entry of a full bucket)."""
-    key |= 1  # 0 marks an empty slot
+    key = mix64(key ^ t.salt) | 1  # 0 marks an empty slot
     cdef uint64_t* b = t.keys + ((key >> 2) & t.mask) * 4
     cdef int i
     for i in range(4):

@@ -46,6 +46,11 @@ reductions has been searched without a win):
    column (columns descend), and every lower card of its suit is on a foundation (both copies
    in Double Klondike, so both foundations of the suit stop just below it), so it can go up;
    repeat. The line is completed greedily.
+6. With unlimited passes, stock-and-waste positions that can reach each other by pressing d
+   alone are one state (same cards, same choices ahead): for draw 1 every waste position
+   (all lie on one cycle), for draw k the positions on the cycle after a turn-back (waste
+   sizes 0, k, 2k, ..., all cards). Off-cycle positions (waste size not a multiple of k, left
+   by an earlier waste play) reach the cycle but not back, so they stay distinct.
 Score is ignored: it does not affect which moves are legal.
 """
 
@@ -54,8 +59,8 @@ include "_common.pxi"
 from time import perf_counter
 
 DEF MAXC = 9
-DEF MAXL = 40
-DEF MAXT = 64
+DEF MAXL = 128
+DEF MAXT = 128
 
 # atomic operation kinds (returned to Python)
 DEF T2T = 0
@@ -113,6 +118,7 @@ cdef class KlondikeKernel:
     cdef Frame* frames
     cdef int cap_frames
     cdef public long long nodes
+    cdef uint64_t noise, rng
     cdef uint64_t mem_limit
 
     def __cinit__(self):
@@ -138,7 +144,7 @@ cdef class KlondikeKernel:
         if self.ncols > MAXC or len(stock) + len(waste) > MAXT:
             raise ValueError("position too large for the Klondike kernel")
         for i in range(self.ncols):
-            if len(columns[i]) > MAXL:
+            if len(columns[i]) > 104:
                 raise ValueError("column too long for the Klondike kernel")
             self.clen[i] = len(columns[i])
             self.cdown[i] = down[i]
@@ -171,6 +177,8 @@ cdef class KlondikeKernel:
         self.nops = 0
         self.mlen = 0
         self.nodes = 0
+        self.noise = 0
+        self.rng = 0x2545F4914F6CDD1DULL
 
     def __dealloc__(self):
         table_free(&self.table)
@@ -187,7 +195,10 @@ cdef class KlondikeKernel:
         self.colhash[i] = h
 
     cdef void _rehash_talon(self) noexcept:
-        cdef uint64_t h = zkey(3, self.wlen, 0)
+        cdef int w = self.wlen
+        if self.passes == 0 and (self.draw == 1 or w % self.draw == 0 or w == self.tlen):
+            w = 0  # rule 6: positions on the draw cycle are one state
+        cdef uint64_t h = zkey(3, w, 0)
         cdef int j
         for j in range(self.tlen):
             h += zkey(4, j, self.T[j])
@@ -397,6 +408,11 @@ cdef class KlondikeKernel:
         m.draws = draws
         m.pu = pu
         m.prio = prio
+        if self.noise:
+            self.rng ^= self.rng << 13
+            self.rng ^= self.rng >> 7
+            self.rng ^= self.rng << 17
+            m.prio += <int16_t>(self.rng % self.noise)
         self.mlen += 1
         return 0
 
@@ -419,7 +435,7 @@ cdef class KlondikeKernel:
     cdef int _gen(self) noexcept:
         """Append the moves of the current position to mbuf, best first. -1 on no memory."""
         cdef int start = self.mlen, s, t, i, c, f, lo, top, need, w, pu, draws, redeals, j, empty_done
-        cdef uint64_t seen = 0
+        cdef uint8_t seen[MAXT + 1]
         cdef KMove tmp
         # tableau to foundation (not safe ones: those were played already)
         for s in range(self.ncols):
@@ -472,8 +488,9 @@ cdef class KlondikeKernel:
         pu = self.pu
         draws = 0
         redeals = 0
+        memset(seen, 0, self.tlen + 1)
         if w > 0:
-            seen |= (<uint64_t>1) << w
+            seen[w] = 1
             if self._gen_talon_pos(w, 0, pu) != 0:
                 return -1
         while True:
@@ -489,8 +506,8 @@ cdef class KlondikeKernel:
                 continue
             w = min(w + self.draw, self.tlen)
             draws += 1
-            if not (seen >> w) & 1:
-                seen |= (<uint64_t>1) << w
+            if not seen[w]:
+                seen[w] = 1
                 if self._gen_talon_pos(w, draws, pu) != 0:
                     return -1
         # foundation to tableau
@@ -557,7 +574,26 @@ cdef class KlondikeKernel:
         return 0 if self._won() else -2
 
     # ---------------------------------------------------------------- search
-    def run(self, long long max_nodes, double max_seconds):
+    def run(self, long long max_nodes, double max_seconds, int noise=0):
+        """One search from the loaded position with an empty table. ``noise`` > 0 adds a
+        random 0..noise-1 to every move's priority (a restart with another order; seeded by
+        noise, so runs repeat exactly); 0 keeps the plain order. max_nodes counts this run's
+        positions (0: no limit); max_seconds its time (0: no limit). Unless the result is
+        "solved" the kernel is back at the loaded position afterwards, ready to run again.
+        Returns (status, ops) as _search."""
+        cdef long long before = self.nodes
+        self.table.salt = mix64(self.table.salt + 0x9E3779B97F4A7C15ULL)
+        self.noise = noise
+        self.rng = mix64(<uint64_t>noise + 12345)
+        status, ops = self._search(before + max_nodes if max_nodes > 0 else 0, max_seconds)
+        if status != 1:
+            while self.nops > 0:
+                self.nops -= 1
+                self._undo(&self.ops[self.nops])
+            self.mlen = 0
+        return status, ops
+
+    def _search(self, long long max_nodes, double max_seconds):
         """Search. Returns (status, ops): status 1 solved, 0 unsolvable, -1 node or time
         limit, -2 memory limit; ops the winning line as (kind, a, b, n, draws) tuples."""
         cdef int depth = 0, rc

@@ -26,11 +26,13 @@ Completed King-to-Ace runs are removed and face-down cards turned as the rules d
 
 include "_common.pxi"
 
+from libc.stdlib cimport qsort
+
 from time import perf_counter
 
 DEF MAXC = 10
-DEF MAXL = 120
-DEF MAXS = 64
+DEF MAXL = 128
+DEF MAXS = 128
 
 DEF MOVE = 0
 DEF DEAL = 1
@@ -53,6 +55,16 @@ cdef struct Frame:
     int32_t next
     int32_t end
     int32_t ops_base
+
+
+cdef int by_prio(const void* a, const void* b) noexcept nogil:
+    """qsort order: higher priority first, then generation order (a total order, so the
+    search is deterministic)."""
+    cdef const SMove* x = <const SMove*>a
+    cdef const SMove* y = <const SMove*>b
+    if x.prio != y.prio:
+        return y.prio - x.prio
+    return (x.a * 16 + x.b) * 128 + x.n - ((y.a * 16 + y.b) * 128 + y.n)
 
 
 cdef inline int rank_of(int c) noexcept nogil:
@@ -78,6 +90,7 @@ cdef class SpiderKernel:
     cdef Frame* frames
     cdef int cap_frames
     cdef public long long nodes
+    cdef uint64_t noise, rng
     cdef uint64_t mem_limit
 
     def __cinit__(self):
@@ -98,7 +111,7 @@ cdef class SpiderKernel:
         if self.ncols > MAXC or len(stock) > MAXS:
             raise ValueError("position too large for the Spider kernel")
         for i in range(self.ncols):
-            if len(columns[i]) > MAXL - 20:
+            if len(columns[i]) > 104:
                 raise ValueError("column too long for the Spider kernel")
             self.clen[i] = len(columns[i])
             self.cdown[i] = down[i]
@@ -122,6 +135,8 @@ cdef class SpiderKernel:
         self.nops = 0
         self.mlen = 0
         self.nodes = 0
+        self.noise = 0
+        self.rng = 0x2545F4914F6CDD1DULL
 
     def __dealloc__(self):
         table_free(&self.table)
@@ -263,6 +278,11 @@ cdef class SpiderKernel:
         m.b = b
         m.n = n
         m.prio = prio
+        if self.noise:
+            self.rng ^= self.rng << 13
+            self.rng ^= self.rng >> 7
+            self.rng ^= self.rng << 17
+            m.prio += <int16_t>(self.rng % self.noise)
         self.mlen += 1
         return 0
 
@@ -324,6 +344,9 @@ cdef class SpiderKernel:
         if self.slen > 0 and not (self.strict and empties > 0):
             if self._add(DEAL, 0, 0, 0, -100) != 0:
                 return -1
+        if self.mlen - start > 24:
+            qsort(&self.mbuf[start], self.mlen - start, sizeof(SMove), by_prio)
+            return 0
         for i in range(start + 1, self.mlen):
             tmp = self.mbuf[i]
             j = i - 1
@@ -334,7 +357,26 @@ cdef class SpiderKernel:
         return 0
 
     # ---------------------------------------------------------------- search
-    def run(self, long long max_nodes, double max_seconds):
+    def run(self, long long max_nodes, double max_seconds, int noise=0):
+        """One search from the loaded position with an empty table. ``noise`` > 0 adds a
+        random 0..noise-1 to every move's priority (a restart with another order; seeded by
+        noise, so runs repeat exactly); 0 keeps the plain order. max_nodes counts this run's
+        positions (0: no limit); max_seconds its time (0: no limit). Unless the result is
+        "solved" the kernel is back at the loaded position afterwards, ready to run again.
+        Returns (status, ops) as _search."""
+        cdef long long before = self.nodes
+        self.table.salt = mix64(self.table.salt + 0x9E3779B97F4A7C15ULL)
+        self.noise = noise
+        self.rng = mix64(<uint64_t>noise + 12345)
+        status, ops = self._search(before + max_nodes if max_nodes > 0 else 0, max_seconds)
+        if status != 1:
+            while self.nops > 0:
+                self.nops -= 1
+                self._undo(&self.ops[self.nops])
+            self.mlen = 0
+        return status, ops
+
+    def _search(self, long long max_nodes, double max_seconds):
         """Search. Returns (status, ops): status 1 solved, 0 unsolvable, -1 node or time
         limit, -2 memory limit; ops the winning line as (kind, a, b, n) tuples."""
         cdef int depth = 0, rc

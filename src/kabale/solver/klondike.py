@@ -5,10 +5,10 @@ from __future__ import annotations
 from ..core import Game
 from ..core.cards import Card
 from ._klondike import KlondikeKernel
+from .driver import drive
 
 # kernel op kinds (see _klondike.pyx)
 T2T, T2F, W2T, W2F, F2T = range(5)
-_STATUS = {1: "solved", 0: "unsolvable", -1: "unknown", -2: "unknown"}
 
 
 def code(card: Card) -> int:
@@ -48,5 +48,5 @@ def run_klondike(game: Game, max_seconds: float, max_nodes: int,
                  table_mb: int) -> tuple[str, list[str], int]:
     """(status, line in notation, nodes searched) for the game's current position."""
     kernel = kernel_for(game, table_mb)
-    status, ops = kernel.run(max_nodes, max_seconds)
-    return _STATUS[status], notation(ops), kernel.nodes
+    status, ops = drive(kernel, max_seconds, max_nodes)
+    return status, notation(ops), kernel.nodes

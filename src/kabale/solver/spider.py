@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from ..core import Game
 from ._spider import SpiderKernel
+from .driver import drive
 from .klondike import code
-
-_STATUS = {1: "solved", 0: "unsolvable", -1: "unknown", -2: "unknown"}
 
 
 def run_spider(game: Game, max_seconds: float, max_nodes: int,
@@ -18,6 +17,6 @@ def run_spider(game: Game, max_seconds: float, max_nodes: int,
         bool(game.variant["strict"]), total, [[code(c) for c in col] for col in s.columns],
         list(s.down), [code(c) for c in s.stock], len(s.foundations), table_mb,
     )
-    status, ops = kernel.run(max_nodes, max_seconds)
+    status, ops = drive(kernel, max_seconds, max_nodes)
     moves = ["d" if kind == 1 else f"{a + 1}:{n}>{b + 1}" for kind, a, b, n in ops]
-    return _STATUS[status], moves, kernel.nodes
+    return status, moves, kernel.nodes

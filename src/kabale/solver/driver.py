@@ -1,0 +1,62 @@
+"""How a kernel's time is spent: short restarts with shuffled move order, then one
+exhaustive search.
+
+A depth-first search that takes a bad turn early can spend its whole budget under it even
+when the deal is easy. So the driver first runs a few short searches whose move order is
+perturbed (``noise``), each with a growing node budget, and stops at the first win. Then it
+runs the plain exhaustive search with whatever budget is left; only that run may report
+"unsolvable" (a restart that ends without a win proves nothing, and each run starts with an
+empty table so no restart's partial work can prune the exhaustive one).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Protocol
+
+SOLVED, UNSOLVABLE, LIMIT, MEMORY = 1, 0, -1, -2
+STATUS = {SOLVED: "solved", UNSOLVABLE: "unsolvable", LIMIT: "unknown", MEMORY: "unknown"}
+
+RESTARTS = 6          # shuffled restarts before the exhaustive search
+FIRST_BUDGET = 20_000  # nodes of the first restart; each next one doubles it
+RESTART_SHARE = 0.35   # at most this share of the time (and of a node limit) goes to restarts
+NOISE = 24             # priority noise of the restarts (priority classes are 10-40 apart)
+
+
+class Kernel(Protocol):
+    nodes: int
+
+    def run(self, max_nodes: int, max_seconds: float, noise: int = 0) -> tuple[int, Any]: ...
+
+
+def drive(kernel: Kernel, max_seconds: float, max_nodes: int) -> tuple[str, Any]:
+    """Run restarts then the exhaustive search within the limits (0 = none); returns the
+    status word and the kernel's line (empty unless solved)."""
+    start = time.perf_counter()
+    restart_nodes = int(max_nodes * RESTART_SHARE) if max_nodes else 0
+    budget = FIRST_BUDGET
+    for attempt in range(1, RESTARTS + 1):
+        if max_nodes:
+            budget = min(budget, restart_nodes - kernel.nodes)
+            if budget < FIRST_BUDGET // 4:
+                break
+        seconds = 0.0
+        if max_seconds:
+            seconds = max_seconds * RESTART_SHARE - (time.perf_counter() - start)
+            if seconds <= 0.01:
+                break
+        status, line = kernel.run(budget, seconds, NOISE + attempt)
+        if status == SOLVED:
+            return "solved", line
+        if status == UNSOLVABLE:
+            # the whole space was searched within the budget: as exhaustive as the plain run
+            return "unsolvable", []
+        if status == MEMORY:
+            return "unknown", []
+        budget *= 2
+    left_nodes = max(max_nodes - kernel.nodes, 1) if max_nodes else 0
+    left_seconds = 0.0
+    if max_seconds:
+        left_seconds = max(max_seconds - (time.perf_counter() - start), 0.001)
+    status, line = kernel.run(left_nodes, left_seconds, 0)
+    return STATUS[status], line
