@@ -48,6 +48,8 @@ def brute_force(game: Game) -> bool | None:
             return True
         for move in reversed(rules.legal_moves(state)):  # core's order: foundations first
             after = rules.apply(state, move)
+            if rules.is_won(after):
+                return True
             k = key(after, limited, klondike)
             if k not in seen:
                 if len(seen) >= LIMIT:
@@ -92,7 +94,7 @@ def spider_position(variant: Variant, rng: random.Random) -> State:
     foundations = tuple(tuple(sorted(run, key=lambda c: -c.rank)) for run in runs[keep:])
     left = [card for run in runs[:keep] for card in run]
     rng.shuffle(left)
-    n_stock = rng.choice([0, 0, rng.randint(1, n_columns)])
+    n_stock = rng.choice([0, 0, 0, rng.randint(1, n_columns)])
     n_stock = min(n_stock, len(left) - 2)
     stock, rest = left[:n_stock], left[n_stock:]
     columns: list[list] = [[] for _ in range(n_columns)]
