@@ -77,20 +77,24 @@ def klondike_position(variant: Variant, rng: random.Random) -> State:
     stock, waste, rest = left[:n_stock], left[n_stock:n_stock + n_waste], left[n_stock + n_waste:]
     n_columns = 7 if decks == 1 else 9
     columns: list[list] = [[] for _ in range(n_columns)]
+    stacked = rng.random() < 0.5  # cards piled face down in few columns: often blocked
+    used = rng.sample(range(n_columns), rng.randint(2, 3)) if stacked else range(n_columns)
     for card in rest:
-        columns[rng.randrange(n_columns)].append(card)
-    down = [max(len(c) - rng.randint(1, 2), 0) for c in columns]
+        columns[rng.choice(used)].append(card)
+    down = [max(len(c) - (1 if stacked else rng.randint(1, 2)), 0) for c in columns]
     return State(tuple(map(tuple, columns)), tuple(down), tuple(stock), tuple(waste),
                  tuple(piles))
 
 
 def spider_position(variant: Variant, rng: random.Random) -> State:
-    """All runs but one removed; its cards over a few columns (mostly face down) and the stock."""
+    """All runs but one removed, its cards over a few columns (mostly face down) and the stock;
+    or all but two, their cards face down over every column."""
     deck = fresh_deck(variant)
     n_columns = 7 if variant.family == "spiderette" else 10
     runs = [deck[i:i + 13] for i in range(0, len(deck), 13)]
     rng.shuffle(runs)
-    keep = 1
+    stacked = rng.random() < 0.5  # two runs' cards face down over every column: often blocked
+    keep = 2 if stacked else 1
     foundations = tuple(tuple(sorted(run, key=lambda c: -c.rank)) for run in runs[keep:])
     left = [card for run in runs[:keep] for card in run]
     rng.shuffle(left)
@@ -98,10 +102,10 @@ def spider_position(variant: Variant, rng: random.Random) -> State:
     n_stock = min(n_stock, len(left) - 2)
     stock, rest = left[:n_stock], left[n_stock:]
     columns: list[list] = [[] for _ in range(n_columns)]
-    used = rng.sample(range(n_columns), rng.randint(2, 4))
+    used = range(n_columns) if stacked else rng.sample(range(n_columns), rng.randint(2, 4))
     for card in rest:
         columns[rng.choice(used)].append(card)
-    down = [max(len(c) - rng.randint(1, 3), 0) for c in columns]
+    down = [max(len(c) - (1 if stacked else rng.randint(1, 3)), 0) for c in columns]
     return State(tuple(map(tuple, columns)), tuple(down), tuple(stock), (), foundations)
 
 
