@@ -3,6 +3,7 @@ Solvitaire deal files, and one-line errors with exit status 2."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
@@ -10,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from kabale import Game
-from kabale.storage.solvitaire import dumps
+from kabale import Game, KabaleError
+from kabale.solver import cli as solver_cli
+from kabale.storage.solvitaire import dumps, from_solvitaire
 
 
 def kabale(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -58,15 +60,39 @@ def test_unknown_verdict_prints_a_comment_the_replayer_skips() -> None:
     assert out.stdout.splitlines()[1].startswith("; unknown")
 
 
-def test_deal_file_in_solvitaire_format(tmp_path: Path) -> None:
+def solve_args(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    solver_cli.configure(parser)
+    return parser.parse_args(argv)
+
+
+def test_deal_file_in_solvitaire_format(tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
     game = Game.new("klondike:draw=3", seed=4)
     path = tmp_path / "deal.json"
     path.write_text(dumps(game))
-    out = kabale("solve", "klondike:draw=3,open=true", "--deal", str(path), "--json",
-                 "--max-seconds", "2")
-    assert out.returncode == 0, out.stderr
-    data = json.loads(out.stdout)
+    args = solve_args("klondike:draw=3,open=true", "--deal", str(path), "--json",
+                      "--max-seconds", "2")
+    assert solver_cli.main(args, read_deal=from_solvitaire) == 0
+    data = json.loads(capsys.readouterr().out)
     assert Game.from_deal_id(data["deal_id"]).state.columns == game.state.columns
+
+
+def test_deal_file_variant_is_inferred(tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    game = Game.new("spider:suits=2", seed=4)
+    path = tmp_path / "deal.json"
+    path.write_text(dumps(game))
+    args = solve_args("--deal", str(path), "--json", "--max-nodes", "10")
+    assert solver_cli.main(args, read_deal=from_solvitaire) == 0
+    assert json.loads(capsys.readouterr().out)["deal_id"].startswith("spider:suits=2#=")
+
+
+def test_deal_without_a_reader_is_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "deal.json"
+    path.write_text(dumps(Game.new("klondike", seed=1)))
+    with pytest.raises(KabaleError, match="--deal"):
+        solver_cli.main(solve_args("--deal", str(path)))
 
 
 @pytest.mark.parametrize("args, fragment", [
@@ -74,10 +100,15 @@ def test_deal_file_in_solvitaire_format(tmp_path: Path) -> None:
     (["solve"], "VARIANT"),
     (["solve", "nosuchgame", "--seed", "1"], "nosuchgame"),
     (["solve", "klondike", "--seed", "1", "--max-seconds", "-2"], "max-seconds"),
-    (["solve", "--deal", "/nonexistent/deal.json"], "/nonexistent/deal.json"),
 ])
 def test_bad_input_exits_2_with_one_line(args: list[str], fragment: str) -> None:
     out = kabale(*args)
     assert out.returncode == 2
     assert fragment in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1
+
+
+def test_unreadable_deal_file_names_the_file() -> None:
+    with pytest.raises(KabaleError, match="/nonexistent/deal.json"):
+        solver_cli.main(solve_args("--deal", "/nonexistent/deal.json"),
+                        read_deal=from_solvitaire)

@@ -13,6 +13,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
+from typing import Any
 
 from ..core import Game, KabaleError
 from . import solve
@@ -41,11 +43,19 @@ def _infer_variant(data: object) -> str:
     return "klondike:decks=2" if len(piles) == 9 else "klondike"
 
 
-def load_game(args: argparse.Namespace) -> Game:
-    """The game the arguments name; KabaleError (one line) when they do not name one."""
-    if args.deal is not None:
-        from ..storage.solvitaire import from_solvitaire
+DealReader = Callable[[str, dict[str, Any]], Game]
 
+
+def load_game(args: argparse.Namespace, read_deal: DealReader | None = None) -> Game:
+    """The game the arguments name; KabaleError (one line) when they do not name one.
+
+    ``read_deal`` turns a variant and a Solvitaire object into a Game; the solver room may
+    import only core, so the caller (kabale.cli) passes ``storage.solvitaire.from_solvitaire``.
+    """
+    if args.deal is not None:
+        if read_deal is None:
+            raise KabaleError("--deal is read by the kabale command (kabale.cli passes the "
+                              "Solvitaire reader); run 'kabale solve --deal FILE'")
         if args.seed is not None:
             raise KabaleError("give either --seed or --deal, not both")
         try:
@@ -59,7 +69,7 @@ def load_game(args: argparse.Namespace) -> Game:
             raise KabaleError(f"cannot read --deal {args.deal!r}: {error.strerror}") from None
         except json.JSONDecodeError as error:
             raise KabaleError(f"--deal {args.deal!r} is not JSON: {error}") from None
-        return from_solvitaire(args.variant or _infer_variant(data), data)
+        return read_deal(args.variant or _infer_variant(data), data)
     if args.variant is None:
         raise KabaleError("solve needs a VARIANT and --seed N, or --deal FILE")
     if args.seed is None:
@@ -67,9 +77,10 @@ def load_game(args: argparse.Namespace) -> Game:
     return Game.new(args.variant, args.seed)
 
 
-def main(args: argparse.Namespace) -> int:
-    """Run ``kabale solve``; returns the exit status (0 for every verdict)."""
-    game = load_game(args)
+def main(args: argparse.Namespace, read_deal: DealReader | None = None) -> int:
+    """Run ``kabale solve``; returns the exit status (0 for every verdict). ``read_deal``
+    reads ``--deal`` files (see :func:`load_game`)."""
+    game = load_game(args, read_deal)
     if args.max_seconds is not None and args.max_seconds <= 0:
         raise KabaleError(f"bad --max-seconds {args.max_seconds!r}: a positive number")
     result = solve(game, max_seconds=args.max_seconds, max_nodes=args.max_nodes,
