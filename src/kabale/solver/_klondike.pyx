@@ -417,19 +417,20 @@ cdef class KlondikeKernel:
         return 0
 
     cdef int _gen_talon_pos(self, int p, int draws, int pu) noexcept:
-        cdef int c = self.T[p - 1], f, t
+        cdef int c = self.T[p - 1], f, t, empty_done = 0
         f = self._fits_found(c)
         if f >= 0:
             if self._add(W2F, p, f, 1, draws, pu, 80 - draws) != 0:
                 return -1
         for t in range(self.ncols):
+            if self.clen[t] == 0:
+                if empty_done:
+                    continue  # every empty column gives the same position (rule 3)
+                empty_done = 1
             if self._fits_col(c, t):
-                if self.clen[t] == 0 and self._add(W2T, p, t, 1, draws, pu, 30 - draws) != 0:
+                if self._add(W2T, p, t, 1, draws, pu,
+                             (30 if self.clen[t] == 0 else 60) - draws) != 0:
                     return -1
-                if self.clen[t] > 0 and self._add(W2T, p, t, 1, draws, pu, 60 - draws) != 0:
-                    return -1
-                if self.clen[t] == 0:
-                    break  # every empty column gives the same position (rule 3)
         return 0
 
     cdef int _gen(self) noexcept:
@@ -516,12 +517,15 @@ cdef class KlondikeKernel:
                 if self.found[f] == 0:
                     continue
                 c = suit_of_found(f) * 13 + self.found[f] - 1
+                empty_done = 0
                 for t in range(self.ncols):
+                    if self.clen[t] == 0:
+                        if empty_done:
+                            continue  # rule 3
+                        empty_done = 1
                     if self._fits_col(c, t):
                         if self._add(F2T, f, t, 1, 0, 0, 5) != 0:
                             return -1
-                        if self.clen[t] == 0:
-                            break
         # order: insertion sort by priority, descending, stable
         for i in range(start + 1, self.mlen):
             tmp = self.mbuf[i]
