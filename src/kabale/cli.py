@@ -92,8 +92,9 @@ def run(args: argparse.Namespace) -> int:
 
         return launch.main(args.variant, args.seed, args.port, not args.no_browser, args.db)
     from .solver import cli as solver_cli
+    from .storage.solvitaire import from_solvitaire
 
-    return solver_cli.main(args)
+    return solver_cli.main(args, read_deal=from_solvitaire)
 
 
 def print_deal(args: argparse.Namespace) -> int:
