@@ -2,6 +2,7 @@
 
 class SpiderKernel:
     nodes: int
+    max_depth: int
 
     def __init__(self, strict: bool, total: int, columns: list[list[int]], down: list[int],
                  stock: list[int], removed: int, table_mb: int) -> None: ...

@@ -20,6 +20,12 @@ search is complete: "unsolvable" means every state reachable under them was sear
 3. With the stock empty, a move into an empty column is generated for the first empty
    column only (the others give the same position up to column order, rule 2), and a whole
    column (no face-down card) is never moved into an empty one (same position).
+4. Depth cap (``max_depth`` moves; 0 = none, the driver caps only its restarts). A Spider
+   search can run millions of moves deep without backing up. Past the cap the search backs
+   up instead; a state cut
+   there may still be in the table and prune a shallower path later, so once any cut
+   happened an exhausted search reports "unknown" (-1), never "unsolvable". Solved lines
+   are unaffected (each one is replayed through core).
 Completed King-to-Ace runs are removed and face-down cards turned as the rules do it
 (automatically), not as a pruning choice.
 """
@@ -50,6 +56,15 @@ cdef struct SMove:
     int16_t prio
 
 
+cdef struct GMove:
+    # a generated, not yet played move (small: the search keeps every frame's list)
+    uint8_t kind
+    uint8_t a
+    uint8_t b
+    uint8_t n
+    int16_t prio
+
+
 cdef struct Frame:
     int32_t start
     int32_t next
@@ -60,8 +75,8 @@ cdef struct Frame:
 cdef int by_prio(const void* a, const void* b) noexcept nogil:
     """qsort order: higher priority first, then generation order (a total order, so the
     search is deterministic)."""
-    cdef const SMove* x = <const SMove*>a
-    cdef const SMove* y = <const SMove*>b
+    cdef const GMove* x = <const GMove*>a
+    cdef const GMove* y = <const GMove*>b
     if x.prio != y.prio:
         return y.prio - x.prio
     return (x.a * 16 + x.b) * 128 + x.n - ((y.a * 16 + y.b) * 128 + y.n)
@@ -85,11 +100,13 @@ cdef class SpiderKernel:
     cdef Table table
     cdef SMove* ops
     cdef int nops, cap_ops
-    cdef SMove* mbuf
+    cdef GMove* mbuf
     cdef int mlen, mcap
     cdef Frame* frames
     cdef int cap_frames
     cdef public long long nodes
+    cdef public int max_depth
+    cdef bint cut
     cdef uint64_t noise, rng
     cdef uint64_t mem_limit
 
@@ -127,7 +144,7 @@ cdef class SpiderKernel:
         self.cap_ops = 1024
         self.ops = <SMove*>malloc(self.cap_ops * sizeof(SMove))
         self.mcap = 8192
-        self.mbuf = <SMove*>malloc(self.mcap * sizeof(SMove))
+        self.mbuf = <GMove*>malloc(self.mcap * sizeof(GMove))
         self.cap_frames = 1024
         self.frames = <Frame*>malloc(self.cap_frames * sizeof(Frame))
         if self.ops == NULL or self.mbuf == NULL or self.frames == NULL:
@@ -135,6 +152,8 @@ cdef class SpiderKernel:
         self.nops = 0
         self.mlen = 0
         self.nodes = 0
+        self.max_depth = 0
+        self.cut = 0
         self.noise = 0
         self.rng = 0x2545F4914F6CDD1DULL
 
@@ -265,14 +284,14 @@ cdef class SpiderKernel:
 
     # ---------------------------------------------------------------- move generation
     cdef int _add(self, int kind, int a, int b, int n, int prio) noexcept:
-        cdef SMove* grown
+        cdef GMove* grown
         if self.mlen == self.mcap:
-            grown = <SMove*>realloc(self.mbuf, 2 * self.mcap * sizeof(SMove))
+            grown = <GMove*>realloc(self.mbuf, 2 * self.mcap * sizeof(GMove))
             if grown == NULL:
                 return -1
             self.mbuf = grown
             self.mcap *= 2
-        cdef SMove* m = &self.mbuf[self.mlen]
+        cdef GMove* m = &self.mbuf[self.mlen]
         m.kind = kind
         m.a = a
         m.b = b
@@ -313,7 +332,7 @@ cdef class SpiderKernel:
 
     cdef int _gen(self) noexcept:
         cdef int start = self.mlen, s, t, n, run, top, need, first_empty, empties = 0, i, j
-        cdef SMove tmp
+        cdef GMove tmp
         for t in range(self.ncols):
             if self.clen[t] == 0:
                 empties += 1
@@ -345,7 +364,7 @@ cdef class SpiderKernel:
             if self._add(DEAL, 0, 0, 0, -100) != 0:
                 return -1
         if self.mlen - start > 24:
-            qsort(&self.mbuf[start], self.mlen - start, sizeof(SMove), by_prio)
+            qsort(&self.mbuf[start], self.mlen - start, sizeof(GMove), by_prio)
             return 0
         for i in range(start + 1, self.mlen):
             tmp = self.mbuf[i]
@@ -365,6 +384,7 @@ cdef class SpiderKernel:
         "solved" the kernel is back at the loaded position afterwards, ready to run again.
         Returns (status, ops) as _search."""
         cdef long long before = self.nodes
+        self.cut = 0
         self.table.salt = mix64(self.table.salt + 0x9E3779B97F4A7C15ULL)
         self.noise = noise
         self.rng = mix64(<uint64_t>noise + 12345)
@@ -383,6 +403,7 @@ cdef class SpiderKernel:
         cdef Frame* fr
         cdef Frame* grown
         cdef SMove m
+        cdef GMove* g
         cdef double deadline = perf_counter() + max_seconds if max_seconds > 0 else 1e300
         cdef uint64_t used
         if self.nrem * 13 == self.total:
@@ -398,14 +419,18 @@ cdef class SpiderKernel:
             fr = &self.frames[depth]
             if fr.next >= fr.end:
                 if depth == 0:
-                    return 0, []
+                    return (-1 if self.cut else 0), []
                 self.mlen = fr.start
                 while self.nops > fr.ops_base:
                     self.nops -= 1
                     self._undo(&self.ops[self.nops])
                 depth -= 1
                 continue
-            m = self.mbuf[fr.next]
+            g = &self.mbuf[fr.next]
+            m.kind = g.kind
+            m.a = g.a
+            m.b = g.b
+            m.n = g.n
             fr.next += 1
             rc = self.nops
             self._apply(&m)
@@ -421,12 +446,18 @@ cdef class SpiderKernel:
             if (self.nodes & 1023) == 0:
                 if perf_counter() >= deadline:
                     return -1, []
-                used = (<uint64_t>self.cap_ops + self.mcap) * sizeof(SMove) + \
+                used = <uint64_t>self.cap_ops * sizeof(SMove) + self.mcap * sizeof(GMove) + \
                     <uint64_t>self.cap_frames * sizeof(Frame)
                 if used > self.mem_limit:
                     return -2, []
             if max_nodes > 0 and self.nodes >= max_nodes:
                 return -1, []
+            if self.max_depth > 0 and depth + 1 >= self.max_depth:
+                # rule 4: too deep; the search backs up, and can no longer prove "unsolvable"
+                self.cut = 1
+                self.nops -= 1
+                self._undo(&self.ops[self.nops])
+                continue
             depth += 1
             if depth == self.cap_frames:
                 grown = <Frame*>realloc(self.frames, 2 * self.cap_frames * sizeof(Frame))

@@ -6,7 +6,9 @@ when the deal is easy. So the driver first runs a few short searches whose move 
 perturbed (``noise``), each with a growing node budget, and stops at the first win. Then it
 runs the plain exhaustive search with whatever budget is left; only that run may report
 "unsolvable" (a restart that ends without a win proves nothing, and each run starts with an
-empty table so no restart's partial work can prune the exhaustive one).
+empty table so no restart's partial work can prune the exhaustive one). Restarts of kernels
+with a depth cap (Spider family) back up past RESTART_DEPTH moves; such a run can end
+"unknown" but never "unsolvable" (see _spider.pyx, rule 4).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ RESTARTS = 6          # shuffled restarts before the exhaustive search
 FIRST_BUDGET = 20_000  # nodes of the first restart; each next one doubles it
 RESTART_SHARE = 0.35   # at most this share of the time (and of a node limit) goes to restarts
 NOISE = 24             # priority noise of the restarts (priority classes are 10-40 apart)
+RESTART_DEPTH = 3000   # depth cap of restarts in kernels that have one (Spider family)
 
 
 class Kernel(Protocol):
@@ -45,6 +48,8 @@ def drive(kernel: Kernel, max_seconds: float, max_nodes: int) -> tuple[str, Any]
             seconds = max_seconds * RESTART_SHARE - (time.perf_counter() - start)
             if seconds <= 0.01:
                 break
+        if hasattr(kernel, "max_depth"):
+            kernel.max_depth = RESTART_DEPTH
         status, line = kernel.run(budget, seconds, NOISE + attempt)
         if status == SOLVED:
             return "solved", line
@@ -58,5 +63,7 @@ def drive(kernel: Kernel, max_seconds: float, max_nodes: int) -> tuple[str, Any]
     left_seconds = 0.0
     if max_seconds:
         left_seconds = max(max_seconds - (time.perf_counter() - start), 0.001)
+    if hasattr(kernel, "max_depth"):
+        kernel.max_depth = 0
     status, line = kernel.run(left_nodes, left_seconds, 0)
     return STATUS[status], line
