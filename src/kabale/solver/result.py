@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from ..core import Game, KabaleError
+from ..core import Game, KabaleError, Move, State
 
 STATUSES = ("solved", "unsolvable", "unknown")
 
@@ -71,30 +71,41 @@ def solve(game: Game, max_seconds: float | None = 10.0, max_nodes: int | None = 
                   time.perf_counter() - start)
 
 
-def _key(game: Game) -> tuple[object, ...]:
-    s = game.state
-    limited = game.variant.family == "klondike" and game.variant["passes"] != 0
-    return (s.columns, s.down, s.stock, s.waste, s.foundations, s.passes_used if limited else 0)
+def _move(text: str) -> Move:
+    """A Move from the explicit notation the kernels' lines use (3:4>7, 3>f, w>5, f2>6, d)."""
+    if text == "d":
+        return Move("d")
+    source, _, target = text.partition(">")
+    count = 1
+    if ":" in source:
+        source, _, number = source.partition(":")
+        count = int(number)
+    return Move(source, target, count)
 
 
 def shorten(game: Game, moves: list[str]) -> list[str]:
-    """The line with every loop cut out (a stretch of moves that returns to a position seen
-    before; legality never depends on the score, the one thing a loop may change)."""
-    copy = game.copy()
-    seen = {_key(copy): 0}
+    """The line with every loop cut out: a stretch of moves that returns to a position seen
+    before (legality never depends on the score, the one thing a loop may change). Uses the
+    rules' fast unchecked path; the checked replay that follows catches any bad move."""
+    rules = game.rules
+    limited = game.variant.family == "klondike" and game.variant["passes"] != 0
+    state = game.state
+
+    def key(s: State) -> tuple[object, ...]:
+        return (s.columns, s.down, len(s.stock), len(s.waste), s.foundations,
+                s.passes_used if limited else 0)
+
+    seen = {key(state): 0}
     line: list[str] = []
     for text in moves:
-        try:
-            copy.play(text)
-        except KabaleError as error:
-            raise SolverBugError(f"solver line refused by the rules at {text!r}: {error}") from None
+        state = rules.apply(state, _move(text))
         line.append(text)
-        key = _key(copy)
-        if key in seen:
-            del line[seen[key]:]
-            seen = {k: v for k, v in seen.items() if v <= len(line)}
+        k = key(state)
+        if k in seen:
+            del line[seen[k]:]
+            seen = {kk: v for kk, v in seen.items() if v <= len(line)}
         else:
-            seen[key] = len(line)
+            seen[k] = len(line)
     return line
 
 
