@@ -6,7 +6,7 @@
 'klondike#7'
 """
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .core import (
     Card,
@@ -31,8 +31,16 @@ __all__ = [
 ]
 
 
-def solve(game: Game, *args: Any, **kwargs: Any) -> Any:
-    """Decide a game with full information; see :func:`kabale.solver.solve`."""
+if TYPE_CHECKING:
+    from .solver import Result
+
+
+def solve(game: Game, max_seconds: float | None = 10.0, max_nodes: int | None = None,
+          max_memory_mb: int = 512) -> "Result":
+    """Decide the game's current position with every card known: "solved" (with a winning
+    line that core has replayed), "unsolvable" or "unknown" (a limit was hit). The compiled
+    solver is imported on first use. See :func:`kabale.solver.solve`."""
     from .solver import solve as _solve
 
-    return _solve(game, *args, **kwargs)
+    return _solve(game, max_seconds=max_seconds, max_nodes=max_nodes,
+                  max_memory_mb=max_memory_mb)
