@@ -8,7 +8,7 @@ Grammar (case and spaces around the move do not matter)::
     column := 1 .. N
 
 A game log is the deal id on the first line, then one move per line; blank lines and lines
-starting with ``#`` or ``;`` after the deal id are ignored.
+starting with ``#`` or ``;`` after the deal id are comments (``kabale play --text`` skips them).
 """
 
 from __future__ import annotations
@@ -56,15 +56,6 @@ def parse_move_text(text: str) -> MoveText:
     if source == target:
         raise NotationError(f"not a move: {text!r} (source and target are the same pile)")
     return MoveText(source, target, int(count) if count is not None else None)
-
-
-def parse_game_log(text: str) -> tuple[str, list[str]]:
-    """Split a game log into its deal id and its move lines (not yet checked against rules)."""
-    lines = [line.strip() for line in text.splitlines()]
-    lines = [line for line in lines if line and not line.startswith(("#", ";"))]
-    if not lines:
-        raise NotationError("empty game log: expected a deal id line, then one move per line")
-    return lines[0], lines[1:]
 
 
 def format_game_log(deal_id: str, moves: list[str]) -> str:

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core import Game, KabaleError
+from ..core.notation import format_game_log
 from . import solve
 
 
@@ -88,11 +89,9 @@ def main(args: argparse.Namespace, read_deal: DealReader | None = None) -> int:
     if args.json:
         print(json.dumps(result.to_dict(game.deal_id)))
     else:
-        lines = [game.deal_id]
         if result.status == "solved":
-            lines.extend(result.moves)
+            print(format_game_log(game.deal_id, result.moves), end="")
         else:
-            lines.append(f"; {result.status} after {result.nodes} positions, "
-                         f"{result.seconds:.3f} s")
-        print("\n".join(lines))
+            print(f"{game.deal_id}\n; {result.status} after {result.nodes} positions, "
+                  f"{result.seconds:.3f} s")
     return 0
