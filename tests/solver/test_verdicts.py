@@ -14,6 +14,7 @@ import random
 import pytest
 
 from kabale import Game, State, Variant, parse_variant
+from kabale.core.cards import Card
 from kabale.core.deal import fresh_deck
 from kabale.solver import solve
 
@@ -143,3 +144,87 @@ def test_verdicts_match_brute_force(name: str) -> None:
                 replay.play(move)
             assert replay.outcome == "won"
     assert checked == CASES
+
+
+def fits(lower: Card, upper: Card) -> bool:
+    """upper may lie on lower in a Klondike column."""
+    return lower.rank == upper.rank + 1 and lower.is_red != upper.is_red
+
+
+def run_position(rng: random.Random) -> State:
+    """Foundations part built; a few columns holding long face-up runs over a card or two face
+    down, a short stock and waste: many moves take part of a run (kernel rule 7)."""
+    piles = []
+    left: list[Card] = []
+    for suit in range(4):
+        cards = sorted((c for c in fresh_deck(parse_variant("klondike")) if c.suit == suit),
+                       key=lambda c: c.rank)
+        height = rng.randint(3, 8)
+        piles.append(tuple(cards[:height]))
+        left.extend(cards[height:])
+    rng.shuffle(left)
+    n_stock, n_waste = rng.randint(0, 3), rng.randint(0, 1)
+    stock, waste = left[:n_stock], left[n_stock:n_stock + n_waste]
+    left = left[n_stock + n_waste:]
+    columns: list[list[Card]] = []
+    down: list[int] = []
+    for _ in range(4):
+        if not left:
+            break
+        column = [left.pop() for _ in range(min(rng.randint(0, 2), len(left)))]
+        down.append(len(column))
+        while left:
+            nxt = [c for c in left if not column[down[-1]:] or fits(column[-1], c)]
+            if not nxt or (column[down[-1]:] and rng.random() < 0.15):
+                break
+            card = rng.choice(nxt)
+            left.remove(card)
+            column.append(card)
+        columns.append(column)
+    columns[-1][:0] = left  # whatever is left lies face down under the last column
+    down[-1] += len(left)
+    while len(columns) < 7:
+        columns.append([])
+        down.append(0)
+    return State(tuple(map(tuple, columns)), tuple(down), tuple(stock), tuple(waste),
+                 tuple(piles))
+
+
+def pruned_part_moves(game: Game) -> int:
+    """Legal moves that take part of a run onto a card and leave behind a card that cannot go
+    to a foundation: the moves kernel rule 7 leaves out."""
+    state = game.state
+    count = 0
+    for move in game.legal_moves():
+        if not (move.source.isdigit() and move.target.isdigit()):
+            continue
+        source = state.columns[int(move.source) - 1]
+        left = len(source) - move.count
+        if not state.columns[int(move.target) - 1] or left <= state.down[int(move.source) - 1]:
+            continue
+        below, moved = source[left - 1], source[left]
+        if fits(below, moved) and len(state.foundations[below.suit]) != below.rank - 1:
+            count += 1
+    return count
+
+
+@pytest.mark.parametrize("name", ["klondike:draw=3,open=true", "klondike:open=true",
+                                  "klondike:back=false,open=true", "klondike:draw=3,passes=1"])
+def test_part_run_rule_verdicts(name: str) -> None:
+    """Rule 7 (moves of part of a run only to free a foundation card) on positions full of
+    runs: verdicts still match the brute force, and the rule has moves to leave out."""
+    variant = parse_variant(name)
+    rng = random.Random("runs " + name)
+    checked = pruning = 0
+    verdicts = {True: 0, False: 0}
+    while checked < CASES:
+        game = Game.from_position(variant, run_position(rng))
+        truth = brute_force(game)
+        if truth is None:
+            continue
+        checked += 1
+        pruning += pruned_part_moves(game) > 0
+        verdicts[truth] += 1
+        result = solve(game, max_seconds=None)
+        assert result.status == ("solved" if truth else "unsolvable"), (name, game.state)
+    assert pruning >= 2, "too few positions where rule 7 leaves a move out"

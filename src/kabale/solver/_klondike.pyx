@@ -51,6 +51,29 @@ reductions has been searched without a win):
    (all lie on one cycle), for draw k the positions on the cycle after a turn-back (waste
    sizes 0, k, 2k, ..., all cards). Off-cycle positions (waste size not a multiple of k, left
    by an earlier waste play) reach the cycle but not back, so they stay distinct.
+7. Part of a run (one deck). A column-to-column move onto a card that leaves behind a
+   face-up card A on which the moved pile's first card lay is generated only when A can
+   then go to its foundation. The target card B has A's rank and colour (both took that
+   first card), and with one deck A and B are the only such cards. Say a line L wins after
+   such a move m. Copy L from the position before m, keeping the invariant "L's position
+   with the piles lying on A and on B exchanged" (true at the start: the run lies on A,
+   nothing on B). A move that takes or places cards above A or B is copied with the columns
+   of A and B exchanged: the same cards lie on top and A and B take the same cards (from a
+   column, the waste or, with back=true, a foundation). Any other move, including a move
+   of A or B with what lies on them, is copied as it is: legality depends only on the
+   moved pile's first card and the target, and the same cards are uncovered below. Only a
+   foundation move of A (or B) breaks the invariant; then nothing lies on A in L, so
+   nothing lies on B in the copy, and the copy first moves the pile lying on A onto B, a
+   move kept by this rule as A goes up next, and from then on equals L. A kept move of L
+   that leaves A behind is copied as a move that leaves B behind, onto an empty column (not
+   pruned; the only other target, B, means the copy already equals L, and the move is left
+   out). So the copy wins without m and has no pruned move that L did not have; removing
+   the last pruned move of a winning line again and again gives a line this rule keeps.
+   Moves into an empty column are never pruned (with empty=any an empty column is no
+   twin); Double Klondike (four cards per rank and colour) keeps every move. The copy
+   only moves piles between columns and adds A's foundation move where L made it, so rules
+   1, 2 and 6 (about the stock, and about foundation moves made as soon as they are safe)
+   apply to it as to L.
 Score is ignored: it does not affect which moves are legal.
 """
 
@@ -478,6 +501,8 @@ cdef class KlondikeKernel:
                     continue
                 if red(self.cols[s][i]) == red(c):
                     continue
+                if i > lo and self.decks == 1 and self._fits_found(self.cols[s][i - 1]) < 0:
+                    continue  # rule 7: a part of a run only to free a foundation card
                 if i == self.cdown[s]:
                     j = (90 + self.cdown[s]) if i > 0 else 50
                 else:
