@@ -18,9 +18,11 @@ reductions has been searched without a win):
    second turn-back repeat the first pass's positions with fewer passes left, so at most one
    turn-back is ever considered inside a macro; a position reachable both before and after a
    turn-back is taken before it (same cards, more passes left).
-2. Safe foundation moves (from the tableau only, never from the waste, since removing a waste
-   card changes which cards later draws reach). A top card X of rank r goes up automatically
-   when
+2. Safe foundation moves, from the tableau, and from the stock and waste only in draw 1 with
+   unlimited passes (elsewhere removing a talon card changes which cards later draws reach;
+   in draw 1 with unlimited passes every talon card can be played at any time, before and
+   after, so rule 6 makes the talon one state whatever its card order and a talon card is
+   as free as a column top). A card X of rank r goes up automatically when
    - r <= 2: only Aces can ever be placed on a 2, nothing on an Ace; an Ace placed on a 2 could
      have gone to its foundation instead (an Ace's foundation is always free), so a line that
      keeps X in the tableau can be copied move for move with X on its foundation, leaving out
@@ -385,12 +387,15 @@ cdef class KlondikeKernel:
 
     cdef int _do(self, KMove m) noexcept:
         """Apply m and then every safe foundation move; push all of them on the op stack."""
-        cdef int s, f, c, progress
-        cdef KMove a
         self._apply(&m)
         if self._push(m) != 0:
             return -1
-        progress = 1
+        return self._auto()
+
+    cdef int _auto(self) noexcept:
+        """Play every safe foundation move (rule 2), pushing each on the op stack."""
+        cdef int s, f, c, p, progress = 1
+        cdef KMove a
         while progress:
             progress = 0
             for s in range(self.ncols):
@@ -407,6 +412,26 @@ cdef class KlondikeKernel:
                         if self._push(a) != 0:
                             return -1
                         progress = 1
+            if self.draw == 1 and self.passes == 0:
+                for p in range(1, self.tlen + 1):
+                    c = self.T[p - 1]
+                    f = self._fits_found(c)
+                    if f >= 0 and self._safe_up(c):
+                        a.kind = W2F
+                        a.a = p
+                        a.b = f
+                        a.n = 1
+                        if p >= self.wlen:
+                            a.draws = p - self.wlen
+                            a.pu = self.pu
+                        else:
+                            a.draws = self.tlen - self.wlen + 1 + p
+                            a.pu = self.pu + 1
+                        self._apply(&a)
+                        if self._push(a) != 0:
+                            return -1
+                        progress = 1
+                        break
         return 0
 
     cdef void _undo_to(self, int height) noexcept:
@@ -695,25 +720,7 @@ cdef class KlondikeKernel:
 
     cdef int _do_root(self) noexcept:
         """Play the safe foundation moves of the starting position (part of the line)."""
-        cdef int s, f, c, progress = 1
-        cdef KMove a
-        while progress:
-            progress = 0
-            for s in range(self.ncols):
-                if self.clen[s] > self.cdown[s]:
-                    c = self.cols[s][self.clen[s] - 1]
-                    f = self._fits_found(c)
-                    if f >= 0 and self._safe_up(c):
-                        a.kind = T2F
-                        a.a = s
-                        a.b = f
-                        a.n = 1
-                        a.draws = 0
-                        self._apply(&a)
-                        if self._push(a) != 0:
-                            return -1
-                        progress = 1
-        return 0
+        return self._auto()
 
     cdef list _line(self):
         cdef int i
