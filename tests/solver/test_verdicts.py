@@ -228,3 +228,27 @@ def test_part_run_rule_verdicts(name: str) -> None:
         result = solve(game, max_seconds=None)
         assert result.status == ("solved" if truth else "unsolvable"), (name, game.state)
     assert pruning >= 2, "too few positions where rule 7 leaves a move out"
+
+
+@pytest.mark.parametrize("name", ["klondike:open=true", "klondike:draw=3,open=true"])
+def test_back_needed_verdicts(name: str) -> None:
+    """Positions won only by bringing a card back from a foundation (the back=false game is
+    lost): rule 8 (low cards go up at once, are never brought back) keeps those wins."""
+    variant = parse_variant(name)
+    without = parse_variant(name + ",back=false")
+    rng = random.Random("back needed " + name)
+    found = tries = 0
+    while found < 3:
+        tries += 1
+        assert tries < 400, "no position needing a foundation-to-tableau move found"
+        state = klondike_position(variant, rng) if tries % 2 else run_position(rng)
+        game = Game.from_position(variant, state)
+        if not brute_force(game) or brute_force(Game.from_position(without, state)) is not False:
+            continue
+        found += 1
+        result = solve(game, max_seconds=None)
+        assert result.status == "solved", (name, state)
+        replay = game.copy()
+        for move in result.moves:
+            replay.play(move)
+        assert replay.outcome == "won"

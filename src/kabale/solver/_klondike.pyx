@@ -32,9 +32,8 @@ reductions has been searched without a win):
      hold rank r-1 or more. The only cards that can be placed on X are the opposite-colour
      r-1 cards, all already on foundations and (without foundation-to-tableau moves) never
      coming back, so X never holds anything; the copy of any line leaves out X's moves.
-   With back=true, cards of rank >= 3 are never sent up automatically: a card brought back
-   from a foundation can land on X and hold a card that uncovers something, so the classic
-   rule is not proven there.
+   With back=true the classic rule is not proven (a card brought back from a foundation can
+   land on X and hold a card that uncovers something); rule 8 is used there instead.
 3. Equal positions are searched once: states are keyed by a Zobrist-style hash in which the
    columns are summed without their index (a King run moved whole into an empty column, or
    any other column permutation, gives the same key), because winnability does not depend on
@@ -76,6 +75,21 @@ reductions has been searched without a win):
    only moves piles between columns and adds A's foundation move where L made it, so rules
    1, 2 and 6 (about the stock, and about foundation moves made as soon as they are safe)
    apply to it as to L.
+8. Low cards with back=true (one deck). Let k be the lowest foundation height, so every
+   card of rank <= k is on a foundation. (a) A card of rank k+1 that fits its foundation goes
+   up at once (from a column; from the talon where rule 2 allows it). (b) A foundation card
+   of rank <= k+1 is never brought back to the tableau. Argument: take a winning line L from
+   the moment t the rule applies; call "window cards" the card sent up by (a) and every card
+   of rank <= k+1 brought down after t. Every other card has rank >= k+1 and could lie only
+   on a card of rank >= k+2, so no other card ever lies on a window card. Copy L leaving out
+   every move of a window card (they stay on their foundations): the piles of other cards
+   move as in L, minus window cards on their top, so every copied move is legal (a card a
+   window card covered in L is free in the copy; one turned up early has no moves L needs
+   it to lack, as L never moves a card that lies face down); a foundation move of another
+   card needs its lower cards, window ones included, up in L, so the copy's foundation
+   stands at the same height then; the copy wins where L does. The copy makes no move (b)
+   forbids, and (a) keeps it playable: k never drops, since only cards of rank >= k+2 come
+   back down, so a card sent up by (a) never comes back and nothing loops.
 Score is ignored: it does not affect which moves are legal.
 """
 
@@ -268,7 +282,7 @@ cdef class KlondikeKernel:
         if r <= 2:
             return True
         if self.back:
-            return False
+            return self.decks == 1 and r - 1 <= self._min_found()  # rule 8
         for s in range(4):
             if red(s * 13) != red(c):
                 if self.found[s] < r - 1:
@@ -276,6 +290,13 @@ cdef class KlondikeKernel:
                 if self.decks == 2 and self.found[s + 4] < r - 1:
                     return False
         return True
+
+    cdef inline int _min_found(self) noexcept:
+        cdef int i, k = self.found[0]
+        for i in range(1, 4):
+            if self.found[i] < k:
+                k = self.found[i]
+        return k
 
     cdef inline void _flip(self, int s, KMove* m) noexcept:
         if self.clen[s] > 0 and self.cdown[s] == self.clen[s]:
@@ -563,9 +584,10 @@ cdef class KlondikeKernel:
                     return -1
         # foundation to tableau
         if self.back:
+            lo = self._min_found() + 1 if self.decks == 1 else 0
             for f in range(self.nfound):
-                if self.found[f] == 0:
-                    continue
+                if self.found[f] <= lo:
+                    continue  # rule 8 (and nothing to bring back from an empty foundation)
                 c = suit_of_found(f) * 13 + self.found[f] - 1
                 empty_done = 0
                 for t in range(self.ncols):
