@@ -406,10 +406,25 @@ cdef class KlondikeKernel:
             self.pu = m.old_pu
             self._rehash_talon()
 
+    cdef int _play(self, KMove m) noexcept:
+        """Apply m and push it on the op stack; -1 when the stack cannot grow."""
+        self._apply(&m)
+        return self._push(m)
+
+    cdef int _column_up(self, int s, int f) noexcept:
+        """Play column s's top card to foundation f (see _play)."""
+        cdef KMove a
+        a.kind = T2F
+        a.a = s
+        a.b = f
+        a.n = 1
+        a.draws = 0
+        a.pu = self.pu
+        return self._play(a)
+
     cdef int _do(self, KMove m) noexcept:
         """Apply m and then every safe foundation move; push all of them on the op stack."""
-        self._apply(&m)
-        if self._push(m) != 0:
+        if self._play(m) != 0:
             return -1
         return self._auto()
 
@@ -424,13 +439,7 @@ cdef class KlondikeKernel:
                     c = self.cols[s][self.clen[s] - 1]
                     f = self._fits_found(c)
                     if f >= 0 and self._safe_up(c):
-                        a.kind = T2F
-                        a.a = s
-                        a.b = f
-                        a.n = 1
-                        a.draws = 0
-                        self._apply(&a)
-                        if self._push(a) != 0:
+                        if self._column_up(s, f) != 0:
                             return -1
                         progress = 1
             if self.draw == 1 and self.passes == 0:
@@ -448,8 +457,7 @@ cdef class KlondikeKernel:
                         else:
                             a.draws = self.tlen - self.wlen + 1 + p
                             a.pu = self.pu + 1
-                        self._apply(&a)
-                        if self._push(a) != 0:
+                        if self._play(a) != 0:
                             return -1
                         progress = 1
                         break
@@ -631,20 +639,13 @@ cdef class KlondikeKernel:
     cdef int _finish(self) noexcept:
         """Play every column top up until won (valid by rule 5)."""
         cdef int s, f, progress = 1
-        cdef KMove a
         while progress and not self._won():
             progress = 0
             for s in range(self.ncols):
                 if self.clen[s] > 0:
                     f = self._fits_found(self.cols[s][self.clen[s] - 1])
                     if f >= 0:
-                        a.kind = T2F
-                        a.a = s
-                        a.b = f
-                        a.n = 1
-                        a.draws = 0
-                        self._apply(&a)
-                        if self._push(a) != 0:
+                        if self._column_up(s, f) != 0:
                             return -1
                         progress = 1
         return 0 if self._won() else -2
