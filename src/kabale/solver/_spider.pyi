@@ -1,10 +1,29 @@
 """Type stub of the compiled Spider-family kernel (_spider.pyx)."""
 
+from typing import Any
+
+Ops = list[tuple[int, int, int, int]]
+
 class SpiderKernel:
     nodes: int
     max_depth: int
 
     def __init__(self, strict: bool, total: int, columns: list[list[int]], down: list[int],
                  stock: list[int], removed: int, table_mb: int) -> None: ...
-    def run(self, max_nodes: int, max_seconds: float,
-            noise: int = 0) -> tuple[int, list[tuple[int, int, int, int]]]: ...
+    def run(self, max_nodes: int, max_seconds: float, noise: int = 0) -> tuple[int, Ops]: ...
+
+class SpiderPhases:
+    nodes: int
+    w_empty: int
+    w_hidden: int
+    w_suited: int
+    w_natural: int
+    w_break: int
+    last_factor: int
+
+    def __init__(self, strict: bool, total: int, columns: list[list[int]], down: list[int],
+                 stock: list[int], removed: int, table_mb: int, pool_mb: int) -> None: ...
+    def new_round(self) -> None: ...
+    def start(self) -> bytes: ...
+    def search(self, state: bytes, deal_first: bool, budget: int, want: int, max_nodes: int,
+               max_seconds: float) -> tuple[int, Any]: ...

@@ -1,0 +1,307 @@
+# The Spider-family board shared by the kernel's searches (included by _spider.pyx): the
+# position on C arrays, Zobrist-style keys, do/undo of moves (with the automatic turning of
+# cards and removal of completed runs) and move generation in heuristic order.
+
+DEF MAXC = 10
+DEF MAXL = 128
+DEF MAXS = 128
+
+DEF MOVE = 0
+DEF DEAL = 1
+
+cdef struct SMove:
+    uint8_t kind
+    uint8_t a
+    uint8_t b
+    uint8_t n
+    uint8_t flip        # the source column turned a card
+    uint16_t remmask    # columns where a run was removed
+    uint16_t remflip    # columns that turned a card after the removal
+    uint8_t remsuit[MAXC]
+    uint8_t dealt
+    int16_t prio
+
+
+cdef struct GMove:
+    # a generated, not yet played move (small: the search keeps every frame's list)
+    uint8_t kind
+    uint8_t a
+    uint8_t b
+    uint8_t n
+    int16_t prio
+
+
+cdef int by_prio(const void* a, const void* b) noexcept nogil:
+    """qsort order: higher priority first, then generation order (a total order, so the
+    search is deterministic)."""
+    cdef const GMove* x = <const GMove*>a
+    cdef const GMove* y = <const GMove*>b
+    if x.prio != y.prio:
+        return y.prio - x.prio
+    return (x.a * 16 + x.b) * 128 + x.n - ((y.a * 16 + y.b) * 128 + y.n)
+
+
+cdef inline int rank_of(int c) noexcept nogil:
+    return c % 13 + 1
+
+cdef inline int suit_of(int c) noexcept nogil:
+    return c // 13
+
+cdef class SpiderBoard:
+    """A Spider-family position on C arrays, with do/undo of moves and move generation."""
+
+    cdef int ncols, strict, total, nrem
+    cdef uint8_t cols[MAXC][MAXL]
+    cdef int clen[MAXC]
+    cdef int cdown[MAXC]
+    cdef uint64_t colhash[MAXC]
+    cdef uint8_t S[MAXS]
+    cdef int slen
+    cdef Table table
+    cdef GMove* mbuf
+    cdef int mlen, mcap
+    cdef public long long nodes
+    cdef uint64_t noise, rng
+    cdef uint64_t mem_limit
+
+    def __cinit__(self):
+        self.table.keys = NULL
+        self.mbuf = NULL
+
+    def __init__(self, bint strict, int total, list columns, list down, list stock,
+                 int removed, int table_mb):
+        """Load a position: columns bottom first, stock bottom first (top = next dealt to
+        column 1), ``removed`` runs already off, ``total`` cards in the variant."""
+        cdef int i, j
+        self.strict = strict
+        self.total = total
+        self.ncols = len(columns)
+        self.nrem = removed
+        if self.ncols > MAXC or len(stock) > MAXS:
+            raise ValueError("position too large for the Spider kernel")
+        for i in range(self.ncols):
+            if len(columns[i]) > 104:
+                raise ValueError("column too long for the Spider kernel")
+            self.clen[i] = len(columns[i])
+            self.cdown[i] = down[i]
+            for j in range(self.clen[i]):
+                self.cols[i][j] = columns[i][j]
+            self._rehash_col(i)
+        self.slen = len(stock)
+        for j in range(self.slen):
+            self.S[j] = stock[j]
+        if table_init(&self.table, <uint64_t>table_mb * 1024 * 1024) != 0:
+            raise MemoryError("cannot allocate the transposition table")
+        self.mem_limit = <uint64_t>max(table_mb, 64) * 1024 * 1024
+        self.mcap = 8192
+        self.mbuf = <GMove*>malloc(self.mcap * sizeof(GMove))
+        if self.mbuf == NULL:
+            raise MemoryError("cannot allocate search stacks")
+        self.mlen = 0
+        self.nodes = 0
+        self.noise = 0
+        self.rng = 0x2545F4914F6CDD1DULL
+
+    def __dealloc__(self):
+        table_free(&self.table)
+        free(self.mbuf)
+
+    cdef void _rehash_col(self, int i) noexcept:
+        cdef uint64_t h = 0
+        cdef int j
+        for j in range(self.clen[i]):
+            h += zkey(1 + (j < self.cdown[i]), j, self.cols[i][j])
+        self.colhash[i] = h
+
+    cdef uint64_t _hash(self) noexcept:
+        cdef uint64_t h = zkey(3, self.slen, 0)
+        cdef int i
+        for i in range(self.ncols):
+            if self.slen:
+                h += mix64(self.colhash[i] + zkey(8, i, 0))
+            else:
+                h += mix64(self.colhash[i] + 0x51)
+        return h
+
+    # ---------------------------------------------------------------- do / undo
+    cdef inline int _run_len(self, int s) noexcept:
+        cdef int n = 1, i = self.clen[s] - 1
+        if self.clen[s] == 0:
+            return 0
+        while i > self.cdown[s] and suit_of(self.cols[s][i - 1]) == suit_of(self.cols[s][i]) \
+                and rank_of(self.cols[s][i - 1]) == rank_of(self.cols[s][i]) + 1:
+            n += 1
+            i -= 1
+        return n
+
+    cdef void _remove_run(self, int t, SMove* m) noexcept:
+        """Take off a completed King-to-Ace run on top of column t, as the rules do."""
+        cdef int i, base, s
+        if self.clen[t] - self.cdown[t] < 13:
+            return
+        base = self.clen[t] - 13
+        s = suit_of(self.cols[t][base])
+        if rank_of(self.cols[t][base]) != 13:
+            return
+        for i in range(1, 13):
+            if self.cols[t][base + i] != s * 13 + 12 - i:
+                return
+        self.clen[t] = base
+        self.nrem += 1
+        m.remmask |= (1 << t)
+        m.remsuit[t] = s
+        if self.clen[t] > 0 and self.cdown[t] == self.clen[t]:
+            self.cdown[t] -= 1
+            m.remflip |= (1 << t)
+
+    cdef void _apply(self, SMove* m) noexcept:
+        cdef int s, t, j
+        m.remmask = 0
+        m.remflip = 0
+        m.flip = 0
+        if m.kind == MOVE:
+            s = m.a
+            t = m.b
+            for j in range(m.n):
+                self.cols[t][self.clen[t] + j] = self.cols[s][self.clen[s] - m.n + j]
+            self.clen[t] += m.n
+            self.clen[s] -= m.n
+            if self.clen[s] > 0 and self.cdown[s] == self.clen[s]:
+                self.cdown[s] -= 1
+                m.flip = 1
+            self._remove_run(t, m)
+            self._rehash_col(s)
+            self._rehash_col(t)
+        else:
+            m.dealt = min(self.ncols, self.slen)
+            for t in range(m.dealt):
+                self.cols[t][self.clen[t]] = self.S[self.slen - 1 - t]
+                self.clen[t] += 1
+            self.slen -= m.dealt
+            for t in range(m.dealt):
+                self._remove_run(t, m)
+                self._rehash_col(t)
+
+    cdef void _unremove(self, SMove* m) noexcept:
+        cdef int t, i
+        for t in range(self.ncols):
+            if (m.remmask >> t) & 1:
+                if (m.remflip >> t) & 1:
+                    self.cdown[t] += 1
+                for i in range(13):
+                    self.cols[t][self.clen[t] + i] = m.remsuit[t] * 13 + 12 - i
+                self.clen[t] += 13
+                self.nrem -= 1
+
+    cdef void _undo(self, SMove* m) noexcept:
+        cdef int s, t, j
+        self._unremove(m)
+        if m.kind == MOVE:
+            s = m.a
+            t = m.b
+            if m.flip:
+                self.cdown[s] += 1
+            for j in range(m.n):
+                self.cols[s][self.clen[s] + j] = self.cols[t][self.clen[t] - m.n + j]
+            self.clen[s] += m.n
+            self.clen[t] -= m.n
+            self._rehash_col(s)
+            self._rehash_col(t)
+        else:
+            for t in range(m.dealt):
+                self.clen[t] -= 1
+                self._rehash_col(t)
+            self.slen += m.dealt
+
+    # ---------------------------------------------------------------- move generation
+    cdef int _add(self, int kind, int a, int b, int n, int prio) noexcept:
+        cdef GMove* grown
+        if self.mlen == self.mcap:
+            grown = <GMove*>realloc(self.mbuf, 2 * self.mcap * sizeof(GMove))
+            if grown == NULL:
+                return -1
+            self.mbuf = grown
+            self.mcap *= 2
+        cdef GMove* m = &self.mbuf[self.mlen]
+        m.kind = kind
+        m.a = a
+        m.b = b
+        m.n = n
+        m.prio = prio
+        if self.noise:
+            self.rng ^= self.rng << 13
+            self.rng ^= self.rng >> 7
+            self.rng ^= self.rng << 17
+            m.prio += <int16_t>(self.rng % self.noise)
+        self.mlen += 1
+        return 0
+
+    cdef int _prio(self, int s, int t, int n, int run) noexcept:
+        """Heuristic order: complete runs, uncover cards, build in suit; deal last."""
+        cdef int head = self.cols[s][self.clen[s] - n]
+        cdef int p = 0, top, below, uncovers
+        uncovers = self.clen[s] - n == self.cdown[s]
+        if self.clen[t] > 0:
+            top = self.cols[t][self.clen[t] - 1]
+            if suit_of(top) == suit_of(head):
+                p += 40
+                if self.clen[t] - self.cdown[t] >= 1 and rank_of(head) - n + 1 == 1:
+                    p += 5
+        else:
+            p -= 30
+        if uncovers:
+            p += 30 + 3 * self.cdown[s] if self.cdown[s] > 0 else 20
+        elif n < run:
+            p -= 10  # splits a suited run
+        else:
+            below = self.cols[s][self.clen[s] - n - 1]
+            if suit_of(below) == suit_of(head) and rank_of(below) == rank_of(head) + 1:
+                p -= 10
+            elif self.clen[t] > 0 and suit_of(self.cols[t][self.clen[t] - 1]) != suit_of(head):
+                p -= 5
+        return p + n
+
+    cdef int _gen(self) noexcept:
+        cdef int start = self.mlen, s, t, n, run, top, need, first_empty, empties = 0, i, j
+        cdef GMove tmp
+        for t in range(self.ncols):
+            if self.clen[t] == 0:
+                empties += 1
+        for s in range(self.ncols):
+            run = self._run_len(s)
+            if run == 0:
+                continue
+            top = rank_of(self.cols[s][self.clen[s] - 1])
+            first_empty = 1
+            for t in range(self.ncols):
+                if t == s:
+                    continue
+                if self.clen[t] > 0:
+                    need = rank_of(self.cols[t][self.clen[t] - 1]) - top
+                    if 1 <= need <= run:
+                        if self._add(MOVE, s, t, need, self._prio(s, t, need, run)) != 0:
+                            return -1
+                else:
+                    if self.slen == 0:
+                        if not first_empty:
+                            continue  # rule 3
+                        first_empty = 0
+                    for n in range(run, 0, -1):
+                        if self.slen == 0 and n == self.clen[s] and self.cdown[s] == 0:
+                            continue  # rule 3: whole column into an empty one
+                        if self._add(MOVE, s, t, n, self._prio(s, t, n, run)) != 0:
+                            return -1
+        if self.slen > 0 and not (self.strict and empties > 0):
+            if self._add(DEAL, 0, 0, 0, -100) != 0:
+                return -1
+        if self.mlen - start > 24:
+            qsort(&self.mbuf[start], self.mlen - start, sizeof(GMove), by_prio)
+            return 0
+        for i in range(start + 1, self.mlen):
+            tmp = self.mbuf[i]
+            j = i - 1
+            while j >= start and self.mbuf[j].prio < tmp.prio:
+                self.mbuf[j + 1] = self.mbuf[j]
+                j -= 1
+            self.mbuf[j + 1] = tmp
+        return 0
