@@ -62,8 +62,8 @@ cdef class SpiderPhases(SpiderBoard):
         self.root = bytes(self.states[:self.sb])
         self.w_empty = 60
         self.w_hidden = 40
-        self.w_suited = 12
-        self.w_natural = 4
+        self.w_suited = 20
+        self.w_natural = 0
         self.w_break = 6
         self.last_factor = 4
 

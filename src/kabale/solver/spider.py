@@ -19,9 +19,11 @@ from .driver import drive
 from .klondike import code
 
 PHASE_SHARE = 0.75  # of the time (and of a node limit) for the phase search
-# rounds of the phase search: (positions searched per phase, positions dealt on per phase)
-BEAM_ROUNDS = ((5_000, 4), (20_000, 8), (50_000, 16), (100_000, 32), (200_000, 64),
-               (400_000, 64), (800_000, 64))
+# rounds of the phase search: (positions searched per phase, positions dealt on per phase);
+# narrow deep rounds (what 4-suit deals need) alternate with wide shallow ones (Spiderette)
+BEAM_ROUNDS = ((5_000, 4), (100_000, 1), (20_000, 8), (400_000, 2), (50_000, 16),
+               (200_000, 4), (1_000_000, 2), (100_000, 32), (400_000, 4), (200_000, 64),
+               (2_000_000, 2), (1_000_000, 4), (400_000, 16), (2_000_000, 8))
 SOLVED, FAILED, STOPPED = 1, 0, -1
 
 
