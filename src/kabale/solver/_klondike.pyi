@@ -2,6 +2,8 @@
 
 class KlondikeKernel:
     nodes: int
+    max_depth: int
+    restart_depth: int
 
     def __init__(self, draw: int, passes: int, decks: int, back: bool, empty_any: bool,
                  columns: list[list[int]], down: list[int], stock: list[int],

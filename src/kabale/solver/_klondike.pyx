@@ -90,6 +90,43 @@ reductions has been searched without a win):
    stands at the same height then; the copy wins where L does. The copy makes no move (b)
    forbids, and (a) keeps it playable: k never drops, since only cards of rank >= k+2 come
    back down, so a card sent up by (a) never comes back and nothing loops.
+9. Foundation-to-tableau (F2T) moves only just in time. Call a move a trigger of an F2T
+   move m of card X (from foundation f) if it places a card onto X, moves X alone (to a
+   column), or is another F2T move (for instance of the next card of f). After m the
+   search generates only triggers of m (so X to its foundation, any other foundation
+   move, any waste play that does not land on X and any pile move that neither lands on X
+   nor is X alone are left out there); the table key records X then (the same cards with
+   X pending allow fewer moves). Argument:
+   take a winning line L that keeps rules 1-8. (T1) If X goes back up before any trigger
+   of m (nothing placed on X, X not moved alone, no F2T move in between), leave out m and
+   that move: X waits on f.
+   (T2) Otherwise let u be the first trigger of m after it; if u is not right after m, move
+   m to just before u, bringing X down to the card (or empty column) it lies on in L at u.
+   Both copies are legal: between m and u (or X's return) X is the top of its column in L
+   (nothing is placed on it) and lies on the same card, since it moves only inside a pile
+   with the cards below it, which the copy moves without X (same first card, target and
+   uncovered card); no move lands on X or takes X alone; f stands one higher in the copy,
+   which forbids only bringing down f's next card (a trigger, so none happens) and allows
+   X's successor up (never used); every other pile, target and flip is L's. The copy's
+   position at u equals L's. The copy keeps rules 1-8: the stock is untouched; with one
+   deck X has rank >= k+2 at m and at u (rule 8(b), and X would have gone up at once by
+   8(a) had f become the lowest foundation at X-1 while X lay free), so f's extra card
+   changes neither k nor any rule 2/8 safe move, and X in the tableau is never safe to go
+   up (with two decks only ranks <= 2 are auto-safe, and a 2 brought down goes straight
+   back: a repeated position); rule 7's card left behind is never X. T1 lowers the number
+   of F2T moves; T2 applied to the last F2T not followed by a trigger fixes it and breaks
+   no later one (the F2T just before u, if any, is now followed by m, an F2T; other moves
+   keep being triggers: a shortened pile has the same first card and target), so the last
+   such F2T moves strictly earlier in the line. So repeating T1 (when it applies) and T2
+   ends in a winning line in which every F2T move is followed by a trigger. The pending
+   card is known from the op stack alone (the last operation is an F2T move; when safe
+   foundation moves followed it no restriction is applied, which only searches more).
+10. Depth cap (``max_depth`` moves from the start, 0 = none; the driver caps only its
+   restarts, at ``restart_depth``). A depth-first search can wander thousands of moves deep
+   without backing up. Past the cap the search backs up instead; a state cut there may
+   still be in the table and prune a shallower path later, so once any cut happened an
+   exhausted search reports "unknown" (-1), never "unsolvable". Solved lines are
+   unaffected (each one is replayed through core).
 Score is ignored: it does not affect which moves are legal.
 """
 
@@ -157,6 +194,8 @@ cdef class KlondikeKernel:
     cdef Frame* frames
     cdef int cap_frames
     cdef public long long nodes
+    cdef public int max_depth, restart_depth
+    cdef int cut
     cdef uint64_t noise, rng
     cdef uint64_t mem_limit
 
@@ -216,6 +255,8 @@ cdef class KlondikeKernel:
         self.nops = 0
         self.mlen = 0
         self.nodes = 0
+        self.max_depth = 0
+        self.restart_depth = 400
         self.noise = 0
         self.rng = 0x2545F4914F6CDD1DULL
 
@@ -259,6 +300,20 @@ cdef class KlondikeKernel:
                 hi = max(self.found[i], self.found[i + 4])
                 h += zkey(6, i, lo) + zkey(7, i, hi)
         return h
+
+    cdef inline int _pending(self) noexcept:
+        """Rule 9: the column of the card X just brought down from a foundation when the last
+        operation was that foundation-to-tableau move, else -1."""
+        if self.nops > 0 and self.ops[self.nops - 1].kind == F2T:
+            return self.ops[self.nops - 1].b
+        return -1
+
+    cdef uint64_t _key(self) noexcept:
+        """The table key: the position, and rule 9's pending card (it limits the moves)."""
+        cdef int p = self._pending()
+        if p < 0:
+            return self._hash()
+        return self._hash() + zkey(8, self.cols[p][self.clen[p] - 1], 0)
 
     # ---------------------------------------------------------------- rules helpers
     cdef inline int _fits_found(self, int c) noexcept:
@@ -493,10 +548,10 @@ cdef class KlondikeKernel:
         self.mlen += 1
         return 0
 
-    cdef int _gen_talon_pos(self, int p, int draws, int pu) noexcept:
+    cdef int _gen_talon_pos(self, int p, int draws, int pu, int pend) noexcept:
         cdef int c = self.T[p - 1], f, t, empty_done = 0
         f = self._fits_found(c)
-        if f >= 0:
+        if f >= 0 and pend < 0:
             if self._add(W2F, p, f, 1, draws, pu, 80 - draws) != 0:
                 return -1
         for t in range(self.ncols):
@@ -504,6 +559,8 @@ cdef class KlondikeKernel:
                 if empty_done:
                     continue  # every empty column gives the same position (rule 3)
                 empty_done = 1
+            if pend >= 0 and t != pend:
+                continue  # rule 9
             if self._fits_col(c, t):
                 if self._add(W2T, p, t, 1, draws, pu,
                              (30 if self.clen[t] == 0 else 60) - draws) != 0:
@@ -515,8 +572,9 @@ cdef class KlondikeKernel:
         cdef int start = self.mlen, s, t, i, c, f, lo, top, need, w, pu, draws, redeals, j, empty_done
         cdef uint8_t seen[MAXT + 1]
         cdef KMove tmp
+        cdef int pend = self._pending()
         # tableau to foundation (not safe ones: those were played already)
-        for s in range(self.ncols):
+        for s in range(self.ncols if pend < 0 else 0):
             if self.clen[s] > self.cdown[s]:
                 c = self.cols[s][self.clen[s] - 1]
                 f = self._fits_found(c)
@@ -543,6 +601,8 @@ cdef class KlondikeKernel:
                     for i in range(lo, self.clen[s]):
                         if i == 0:
                             continue  # rule 4
+                        if pend >= 0 and not (s == pend and i == self.clen[s] - 1):
+                            continue  # rule 9
                         if self.empty_any or rank_of(self.cols[s][i]) == 13:
                             if self._add(T2T, s, t, self.clen[s] - i, 0, 0,
                                          (90 + self.cdown[s]) if i == self.cdown[s] else 15) != 0:
@@ -555,6 +615,8 @@ cdef class KlondikeKernel:
                     continue
                 if red(self.cols[s][i]) == red(c):
                     continue
+                if pend >= 0 and t != pend and not (s == pend and i == self.clen[s] - 1):
+                    continue  # rule 9
                 if i > lo and self.decks == 1 and self._fits_found(self.cols[s][i - 1]) < 0:
                     continue  # rule 7: a part of a run only to free a foundation card
                 if i == self.cdown[s]:
@@ -571,7 +633,7 @@ cdef class KlondikeKernel:
         memset(seen, 0, self.tlen + 1)
         if w > 0:
             seen[w] = 1
-            if self._gen_talon_pos(w, 0, pu) != 0:
+            if self._gen_talon_pos(w, 0, pu, pend) != 0:
                 return -1
         while True:
             if w == self.tlen:
@@ -588,7 +650,7 @@ cdef class KlondikeKernel:
             draws += 1
             if not seen[w]:
                 seen[w] = 1
-                if self._gen_talon_pos(w, draws, pu) != 0:
+                if self._gen_talon_pos(w, draws, pu, pend) != 0:
                     return -1
         # foundation to tableau
         if self.back:
@@ -674,12 +736,14 @@ cdef class KlondikeKernel:
         """Search. Returns (status, ops): status 1 solved, 0 unsolvable, -1 node or time
         limit, -2 memory limit; ops the winning line as (kind, a, b, n, draws) tuples."""
         cdef int depth = 0, rc
+        cdef long long steps = 0
         cdef Frame* fr
         cdef Frame* grown
         cdef KMove m
         cdef double t0 = perf_counter()
         cdef double deadline = t0 + max_seconds if max_seconds > 0 else 1e300
         cdef uint64_t used
+        self.cut = 0
         if self._do_root() != 0:
             return -2, []
         if self._won() or self._trivially_won():
@@ -697,7 +761,7 @@ cdef class KlondikeKernel:
             fr = &self.frames[depth]
             if fr.next >= fr.end:
                 if depth == 0:
-                    return 0, []
+                    return (-1 if self.cut else 0), []
                 self.mlen = fr.start
                 self._undo_to(fr.ops_base)
                 depth -= 1
@@ -712,20 +776,24 @@ cdef class KlondikeKernel:
                 if self._finish() != 0:
                     return -2, []
                 return 1, self._line()
-            if table_seen_or_add(&self.table, self._hash()):
-                self._undo_to(rc)
-                continue
-            if (self.nodes & 1023) == 0:
-                if max_nodes > 0 and self.nodes >= max_nodes:
-                    return -1, []
+            steps += 1
+            if (steps & 1023) == 0:
+                # counted on every position, seen or not: a stretch of table hits is no pause
                 if perf_counter() >= deadline:
                     return -1, []
                 used = (<uint64_t>self.cap_ops + self.mcap) * sizeof(KMove) + \
                     <uint64_t>self.cap_frames * sizeof(Frame)
                 if used > self.mem_limit:
                     return -2, []
-            elif max_nodes > 0 and self.nodes >= max_nodes:
+            if table_seen_or_add(&self.table, self._key()):
+                self._undo_to(rc)
+                continue
+            if max_nodes > 0 and self.nodes >= max_nodes:
                 return -1, []
+            if self.max_depth > 0 and depth + 1 >= self.max_depth:
+                self.cut = 1  # rule 10: too deep, back up; no "unsolvable" from this run
+                self._undo_to(rc)
+                continue
             depth += 1
             if depth == self.cap_frames:
                 grown = <Frame*>realloc(self.frames, 2 * self.cap_frames * sizeof(Frame))

@@ -41,6 +41,20 @@ cdef int by_prio(const void* a, const void* b) noexcept nogil:
     return (x.a * 16 + x.b) * 128 + x.n - ((y.a * 16 + y.b) * 128 + y.n)
 
 
+cdef uint64_t ZK[2][MAXL][52]   # Zobrist keys of (face down?, height, card)
+
+
+cdef void _init_keys() noexcept:
+    cdef int d, j, c
+    for d in range(2):
+        for j in range(MAXL):
+            for c in range(52):
+                ZK[d][j][c] = zkey(1 + d, j, c)
+
+
+_init_keys()
+
+
 cdef inline int rank_of(int c) noexcept nogil:
     return c % 13 + 1
 
@@ -55,6 +69,8 @@ cdef class SpiderBoard:
     cdef int clen[MAXC]
     cdef int cdown[MAXC]
     cdef uint64_t colhash[MAXC]
+    cdef int colscore[MAXC]
+    cdef public int w_empty, w_hidden, w_suited, w_natural, w_break
     cdef uint8_t S[MAXS]
     cdef int slen
     cdef Table table
@@ -77,6 +93,11 @@ cdef class SpiderBoard:
         self.total = total
         self.ncols = len(columns)
         self.nrem = removed
+        self.w_empty = 60
+        self.w_hidden = 40
+        self.w_suited = 20
+        self.w_natural = 0
+        self.w_break = 6
         if self.ncols > MAXC or len(stock) > MAXS:
             raise ValueError("position too large for the Spider kernel")
         for i in range(self.ncols):
@@ -107,11 +128,28 @@ cdef class SpiderBoard:
         free(self.mbuf)
 
     cdef void _rehash_col(self, int i) noexcept:
+        """Column i's key (a sum over its cards) and its share of the phase search's score:
+        w_empty if empty, else minus w_hidden per face-down card, plus w_suited (w_natural)
+        per face-up card on the next rank in (out of) suit, minus w_break per other one."""
         cdef uint64_t h = 0
-        cdef int j
-        for j in range(self.clen[i]):
-            h += zkey(1 + (j < self.cdown[i]), j, self.cols[i][j])
+        cdef int j, x, y, e, down = self.cdown[i]
+        for j in range(down):
+            h += ZK[1][j][self.cols[i][j]]
+        for j in range(down, self.clen[i]):
+            h += ZK[0][j][self.cols[i][j]]
         self.colhash[i] = h
+        if self.clen[i] == 0:
+            self.colscore[i] = self.w_empty
+            return
+        e = -self.w_hidden * down
+        for j in range(down + 1, self.clen[i]):
+            x = self.cols[i][j - 1]
+            y = self.cols[i][j]
+            if rank_of(x) == rank_of(y) + 1:
+                e += self.w_suited if suit_of(x) == suit_of(y) else self.w_natural
+            else:
+                e -= self.w_break
+        self.colscore[i] = e
 
     cdef uint64_t _hash(self) noexcept:
         cdef uint64_t h = zkey(3, self.slen, 0)

@@ -39,7 +39,7 @@ cdef class SpiderPhases(SpiderBoard):
     cdef long long node_limit
     cdef double deadline
     cdef bytes root
-    cdef public int w_empty, w_hidden, w_suited, w_natural, w_break, last_factor
+    cdef public int last_factor
 
     def __cinit__(self):
         self.pool = NULL
@@ -60,11 +60,6 @@ cdef class SpiderPhases(SpiderBoard):
             raise MemoryError("cannot allocate the Spider search pool")
         self._pack(0)
         self.root = bytes(self.states[:self.sb])
-        self.w_empty = 60
-        self.w_hidden = 40
-        self.w_suited = 20
-        self.w_natural = 0
-        self.w_break = 6
         self.last_factor = 4
 
     def __dealloc__(self):
@@ -148,21 +143,11 @@ cdef class SpiderPhases(SpiderBoard):
 
     # ---------------------------------------------------------------- evaluation
     cdef int _score(self) noexcept:
-        """Progress of the board: runs off, cards turned, empty columns, and cards lying on
-        the next rank (more in suit); cards not on the next rank count against it."""
-        cdef int e = 1000 * self.nrem, i, j, x, y
+        """Progress of the board: 1000 per run off, plus each column's share (see
+        SpiderBoard._rehash_col: empty columns, cards turned, cards on the next rank)."""
+        cdef int e = 1000 * self.nrem, i
         for i in range(self.ncols):
-            if self.clen[i] == 0:
-                e += self.w_empty
-                continue
-            e -= self.w_hidden * self.cdown[i]
-            for j in range(self.cdown[i] + 1, self.clen[i]):
-                x = self.cols[i][j - 1]
-                y = self.cols[i][j]
-                if rank_of(x) == rank_of(y) + 1:
-                    e += self.w_suited if suit_of(x) == suit_of(y) else self.w_natural
-                else:
-                    e -= self.w_break
+            e += self.colscore[i]
         return e
 
     cdef bint _dealable(self) noexcept:

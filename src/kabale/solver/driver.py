@@ -7,8 +7,9 @@ perturbed (``noise``), each with a growing node budget, and stops at the first w
 runs the plain exhaustive search with whatever budget is left; only that run may report
 "unsolvable" (a restart that ends without a win proves nothing, and each run starts with an
 empty table so no restart's partial work can prune the exhaustive one). Restarts of kernels
-with a depth cap (Spider family) back up past RESTART_DEPTH moves; such a run can end
-"unknown" but never "unsolvable" (see _spider.pyx, rule 4).
+with a depth cap back up past their ``restart_depth`` (RESTART_DEPTH if they name none)
+moves; such a run can end "unknown" but never "unsolvable" (_spider.pyx rule 4,
+_klondike.pyx rule 10).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ RESTARTS = 6          # shuffled restarts before the exhaustive search
 FIRST_BUDGET = 20_000  # nodes of the first restart; each next one doubles it
 RESTART_SHARE = 0.35   # at most this share of the time (and of a node limit) goes to restarts
 NOISE = 24             # priority noise of the restarts (priority classes are 10-40 apart)
-RESTART_DEPTH = 3000   # depth cap of restarts in kernels that have one (Spider family)
+RESTART_DEPTH = 3000   # depth cap of restarts in kernels that have one and name no other
 
 
 class Kernel(Protocol):
@@ -49,7 +50,7 @@ def drive(kernel: Kernel, max_seconds: float, max_nodes: int) -> tuple[str, Any]
             if seconds <= 0.01:
                 break
         if hasattr(kernel, "max_depth"):
-            kernel.max_depth = RESTART_DEPTH
+            kernel.max_depth = getattr(kernel, "restart_depth", RESTART_DEPTH)
         status, line = kernel.run(budget, seconds, NOISE + attempt)
         if status == SOLVED:
             return "solved", line

@@ -18,7 +18,9 @@ from ._spider import SpiderKernel, SpiderPhases
 from .driver import drive
 from .klondike import code
 
-PHASE_SHARE = 0.75  # of the time (and of a node limit) for the phase search
+# share of the time (and of a node limit) for the phase search; the exhaustive search can
+# decide a Spiderette deal but hardly ever one of Spider's 104 cards
+PHASE_SHARE = {"spiderette": 0.6, "spider": 0.9}
 # rounds of the phase search: (positions searched per phase, positions dealt on per phase);
 # narrow deep rounds (what 4-suit deals need) alternate with wide shallow ones (Spiderette)
 BEAM_ROUNDS = ((5_000, 4), (100_000, 1), (20_000, 8), (400_000, 2), (50_000, 16),
@@ -36,8 +38,9 @@ def run_spider(game: Game, max_seconds: float, max_nodes: int,
             [code(c) for c in s.stock], len(s.foundations))
     start = time.perf_counter()
     phases = SpiderPhases(*args, max(8, table_mb // 2), max(8, table_mb))
-    phase_nodes = max(1, int(max_nodes * PHASE_SHARE)) if max_nodes else 0
-    ops = phase_rounds(phases, max_seconds * PHASE_SHARE, phase_nodes)
+    share = PHASE_SHARE[game.variant.family]
+    phase_nodes = max(1, int(max_nodes * share)) if max_nodes else 0
+    ops = phase_rounds(phases, max_seconds * share, phase_nodes)
     nodes = phases.nodes
     del phases  # free its pool before the exhaustive search allocates its own
     if ops is not None:
