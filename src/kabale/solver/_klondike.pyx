@@ -122,11 +122,25 @@ reductions has been searched without a win):
    card is known from the op stack alone (the last operation is an F2T move; when safe
    foundation moves followed it no restriction is applied, which only searches more).
 10. Depth cap (``max_depth`` moves from the start, 0 = none; the driver caps only its
-   restarts, at ``restart_depth``). A depth-first search can wander thousands of moves deep
+   restarts, at ``restart_depth``, 0 for now: restarts capped at 90 or 300 moves, 10 s per
+   deal, won none of the deals the plain search leaves unknown). A depth-first search can wander thousands of moves deep
    without backing up. Past the cap the search backs up instead; a state cut there may
    still be in the table and prune a shallower path later, so once any cut happened an
    exhausted search reports "unknown" (-1), never "unsolvable". Solved lines are
    unaffected (each one is replayed through core).
+11. Buried cards (one deck, empty=king). Call a card a candidate if it is no King and is
+   face down or the lowest face-up card of its column: it can leave its place only as the
+   first card of a pile (onto a column top of rank+1 and the other colour; no empty
+   column takes it) or to its foundation, and the cards below it never change while it
+   stays. Take the largest set S of candidates such that for every Y in S both cards Y
+   could lie on, and some lower card of Y's suit, lie in columns below a card of S
+   (found by dropping failing candidates until none fails). Then no card of S ever
+   moves: at the first move of one, Y, its lower card would have to be up, or one of
+   its two cards a column top, but each is still covered by an unmoved card of S (none is
+   on a foundation or in the talon, so none comes from there). So if S is not empty the
+   position is lost, and the search reports "unsolvable" at once. Moves only put cards
+   on tops, so no later position has such a set unless the loaded one has: the test is
+   made once, on the loaded position.
 Score is ignored: it does not affect which moves are legal.
 """
 
@@ -256,7 +270,7 @@ cdef class KlondikeKernel:
         self.mlen = 0
         self.nodes = 0
         self.max_depth = 0
-        self.restart_depth = 400
+        self.restart_depth = 0  # no cap (rule 10)
         self.noise = 0
         self.rng = 0x2545F4914F6CDD1DULL
 
@@ -678,6 +692,54 @@ cdef class KlondikeKernel:
             self.mbuf[j + 1] = tmp
         return 0
 
+    cdef bint _buried(self) noexcept:
+        """Rule 11: a set of cards none of which can ever leave its place (position lost)."""
+        cdef int col_of[52]
+        cdef int idx_of[52]
+        cdef int top[MAXC]
+        cdef uint8_t inset[52]
+        cdef int i, j, y, c, r, s, changed = 1, size = 0
+        if self.decks != 1 or self.empty_any:
+            return False
+        for c in range(52):
+            idx_of[c] = -1
+            inset[c] = 0
+        for i in range(self.ncols):
+            for j in range(self.clen[i]):
+                c = self.cols[i][j]
+                col_of[c] = i
+                idx_of[c] = j
+                if j <= self.cdown[i] and rank_of(c) != 13:
+                    inset[c] = 1
+                    size += 1
+        while changed and size:
+            changed = 0
+            for i in range(self.ncols):
+                top[i] = -1
+            for c in range(52):
+                if inset[c] and idx_of[c] > top[col_of[c]]:
+                    top[col_of[c]] = idx_of[c]
+            for y in range(52):
+                if not inset[y]:
+                    continue
+                ok = False
+                for r in range(rank_of(y) - 1):  # a lower card of y's suit covered
+                    c = suit_of(y) * 13 + r
+                    if idx_of[c] >= 0 and idx_of[c] < top[col_of[c]]:
+                        ok = True
+                        break
+                if ok:
+                    for s in range(4):  # both cards y could lie on covered
+                        if red(s * 13) != red(y):
+                            c = s * 13 + rank_of(y)
+                            if idx_of[c] < 0 or idx_of[c] >= top[col_of[c]]:
+                                ok = False
+                if not ok:
+                    inset[y] = 0
+                    size -= 1
+                    changed = 1
+        return size > 0
+
     cdef bint _won(self) noexcept:
         cdef int i, s = 0
         for i in range(self.nfound):
@@ -744,6 +806,8 @@ cdef class KlondikeKernel:
         cdef double deadline = t0 + max_seconds if max_seconds > 0 else 1e300
         cdef uint64_t used
         self.cut = 0
+        if self._buried():
+            return 0, []
         if self._do_root() != 0:
             return -2, []
         if self._won() or self._trivially_won():
