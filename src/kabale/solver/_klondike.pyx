@@ -537,243 +537,6 @@ cdef class KlondikeKernel:
             self.nops -= 1
             self._undo(&self.ops[self.nops])
 
-    # ---------------------------------------------------------------- move generation
-    cdef int _add(self, int kind, int a, int b, int n, int draws, int pu, int prio) noexcept:
-        cdef KMove* grown
-        if self.mlen == self.mcap:
-            grown = <KMove*>realloc(self.mbuf, 2 * self.mcap * sizeof(KMove))
-            if grown == NULL:
-                return -1
-            self.mbuf = grown
-            self.mcap *= 2
-        cdef KMove* m = &self.mbuf[self.mlen]
-        m.kind = kind
-        m.a = a
-        m.b = b
-        m.n = n
-        m.draws = draws
-        m.pu = pu
-        m.prio = prio
-        if self.noise:
-            self.rng ^= self.rng << 13
-            self.rng ^= self.rng >> 7
-            self.rng ^= self.rng << 17
-            m.prio += <int16_t>(self.rng % self.noise)
-        self.mlen += 1
-        return 0
-
-    cdef int _gen_talon_pos(self, int p, int draws, int pu, int pend) noexcept:
-        cdef int c = self.T[p - 1], f, t, empty_done = 0
-        f = self._fits_found(c)
-        if f >= 0 and pend < 0:
-            if self._add(W2F, p, f, 1, draws, pu, 80 - draws) != 0:
-                return -1
-        for t in range(self.ncols):
-            if self.clen[t] == 0:
-                if empty_done:
-                    continue  # every empty column gives the same position (rule 3)
-                empty_done = 1
-            if pend >= 0 and t != pend:
-                continue  # rule 9
-            if self._fits_col(c, t):
-                if self._add(W2T, p, t, 1, draws, pu,
-                             (30 if self.clen[t] == 0 else 60) - draws) != 0:
-                    return -1
-        return 0
-
-    cdef int _gen(self) noexcept:
-        """Append the moves of the current position to mbuf, best first. -1 on no memory."""
-        cdef int start = self.mlen, s, t, i, c, f, lo, top, need, w, pu, draws, redeals, j, empty_done
-        cdef uint8_t seen[MAXT + 1]
-        cdef KMove tmp
-        cdef int pend = self._pending()
-        # tableau to foundation (not safe ones: those were played already)
-        for s in range(self.ncols if pend < 0 else 0):
-            if self.clen[s] > self.cdown[s]:
-                c = self.cols[s][self.clen[s] - 1]
-                f = self._fits_found(c)
-                if f >= 0 and self._add(T2F, s, f, 1, 0, 0,
-                                        100 if self.clen[s] - 1 == self.cdown[s] else 70) != 0:
-                    return -1
-        # tableau to tableau
-        for s in range(self.ncols):
-            if self.clen[s] == self.cdown[s]:
-                continue
-            lo = self.clen[s] - 1
-            while lo > self.cdown[s] and rank_of(self.cols[s][lo - 1]) == rank_of(self.cols[s][lo]) + 1 \
-                    and red(self.cols[s][lo - 1]) != red(self.cols[s][lo]):
-                lo -= 1
-            top = self.cols[s][self.clen[s] - 1]
-            empty_done = 0
-            for t in range(self.ncols):
-                if t == s:
-                    continue
-                if self.clen[t] == 0:
-                    if empty_done:
-                        continue  # every empty column gives the same position (rule 3)
-                    empty_done = 1
-                    for i in range(lo, self.clen[s]):
-                        if i == 0:
-                            continue  # rule 4
-                        if pend >= 0 and not (s == pend and i == self.clen[s] - 1):
-                            continue  # rule 9
-                        if self.empty_any or rank_of(self.cols[s][i]) == 13:
-                            if self._add(T2T, s, t, self.clen[s] - i, 0, 0,
-                                         (90 + self.cdown[s]) if i == self.cdown[s] else 15) != 0:
-                                return -1
-                    continue
-                c = self.cols[t][self.clen[t] - 1]
-                need = rank_of(c) - 1
-                i = self.clen[s] - 1 - (need - rank_of(top))
-                if i < lo or i >= self.clen[s] or need < rank_of(top):
-                    continue
-                if red(self.cols[s][i]) == red(c):
-                    continue
-                if pend >= 0 and t != pend and not (s == pend and i == self.clen[s] - 1):
-                    continue  # rule 9
-                if i > lo and self.decks == 1 and self._fits_found(self.cols[s][i - 1]) < 0:
-                    continue  # rule 7: a part of a run only to free a foundation card
-                if i == self.cdown[s]:
-                    j = (90 + self.cdown[s]) if i > 0 else 50
-                else:
-                    j = 20
-                if self._add(T2T, s, t, self.clen[s] - i, 0, 0, j) != 0:
-                    return -1
-        # waste plays (rule 1)
-        w = self.wlen
-        pu = self.pu
-        draws = 0
-        redeals = 0
-        memset(seen, 0, self.tlen + 1)
-        if w > 0:
-            seen[w] = 1
-            if self._gen_talon_pos(w, 0, pu, pend) != 0:
-                return -1
-        while True:
-            if w == self.tlen:
-                if self.tlen == 0 or redeals >= 1:
-                    break
-                if self.passes and pu >= self.passes - 1:
-                    break
-                w = 0
-                pu += 1
-                redeals += 1
-                draws += 1
-                continue
-            w = min(w + self.draw, self.tlen)
-            draws += 1
-            if not seen[w]:
-                seen[w] = 1
-                if self._gen_talon_pos(w, draws, pu, pend) != 0:
-                    return -1
-        # foundation to tableau
-        if self.back:
-            lo = self._min_found() + 1 if self.decks == 1 else 0
-            for f in range(self.nfound):
-                if self.found[f] <= lo:
-                    continue  # rule 8 (and nothing to bring back from an empty foundation)
-                c = suit_of_found(f) * 13 + self.found[f] - 1
-                empty_done = 0
-                for t in range(self.ncols):
-                    if self.clen[t] == 0:
-                        if empty_done:
-                            continue  # rule 3
-                        empty_done = 1
-                    if self._fits_col(c, t):
-                        if self._add(F2T, f, t, 1, 0, 0, 5) != 0:
-                            return -1
-        # order: insertion sort by priority, descending, stable
-        for i in range(start + 1, self.mlen):
-            tmp = self.mbuf[i]
-            j = i - 1
-            while j >= start and self.mbuf[j].prio < tmp.prio:
-                self.mbuf[j + 1] = self.mbuf[j]
-                j -= 1
-            self.mbuf[j + 1] = tmp
-        return 0
-
-    cdef bint _buried(self) noexcept:
-        """Rule 11: a set of cards none of which can ever leave its place (position lost)."""
-        cdef int col_of[52]
-        cdef int idx_of[52]
-        cdef int top[MAXC]
-        cdef uint8_t inset[52]
-        cdef int i, j, y, c, r, s, changed = 1, size = 0
-        if self.decks != 1 or self.empty_any:
-            return False
-        for c in range(52):
-            idx_of[c] = -1
-            inset[c] = 0
-        for i in range(self.ncols):
-            for j in range(self.clen[i]):
-                c = self.cols[i][j]
-                col_of[c] = i
-                idx_of[c] = j
-                if j <= self.cdown[i] and rank_of(c) != 13:
-                    inset[c] = 1
-                    size += 1
-        while changed and size:
-            changed = 0
-            for i in range(self.ncols):
-                top[i] = -1
-            for c in range(52):
-                if inset[c] and idx_of[c] > top[col_of[c]]:
-                    top[col_of[c]] = idx_of[c]
-            for y in range(52):
-                if not inset[y]:
-                    continue
-                ok = False
-                for r in range(rank_of(y) - 1):  # a lower card of y's suit covered
-                    c = suit_of(y) * 13 + r
-                    if idx_of[c] >= 0 and idx_of[c] < top[col_of[c]]:
-                        ok = True
-                        break
-                if ok:
-                    for s in range(4):  # both cards y could lie on covered
-                        if red(s * 13) != red(y):
-                            c = s * 13 + rank_of(y)
-                            if idx_of[c] < 0 or idx_of[c] >= top[col_of[c]]:
-                                ok = False
-                if not ok:
-                    inset[y] = 0
-                    size -= 1
-                    changed = 1
-        return size > 0
-
-    cdef bint _won(self) noexcept:
-        cdef int i, s = 0
-        for i in range(self.nfound):
-            s += self.found[i]
-        return s == self.total
-
-    cdef bint _trivially_won(self) noexcept:
-        """Rule 5: nothing face down, stock and waste empty, every column one run."""
-        cdef int i, j
-        if self.tlen:
-            return False
-        for i in range(self.ncols):
-            if self.cdown[i]:
-                return False
-            for j in range(1, self.clen[i]):
-                if rank_of(self.cols[i][j - 1]) != rank_of(self.cols[i][j]) + 1 or \
-                        red(self.cols[i][j - 1]) == red(self.cols[i][j]):
-                    return False
-        return True
-
-    cdef int _finish(self) noexcept:
-        """Play every column top up until won (valid by rule 5)."""
-        cdef int s, f, progress = 1
-        while progress and not self._won():
-            progress = 0
-            for s in range(self.ncols):
-                if self.clen[s] > 0:
-                    f = self._fits_found(self.cols[s][self.clen[s] - 1])
-                    if f >= 0:
-                        if self._column_up(s, f) != 0:
-                            return -1
-                        progress = 1
-        return 0 if self._won() else -2
-
     # ---------------------------------------------------------------- search
     def run(self, long long max_nodes, double max_seconds, int noise=0):
         """One search from the loaded position with an empty table. ``noise`` > 0 adds a
@@ -806,18 +569,18 @@ cdef class KlondikeKernel:
         cdef double deadline = t0 + max_seconds if max_seconds > 0 else 1e300
         cdef uint64_t used
         self.cut = 0
-        if self._buried():
+        if buried(self):
             return 0, []
         if self._do_root() != 0:
             return -2, []
-        if self._won() or self._trivially_won():
-            if self._finish() != 0:
+        if won(self) or trivially_won(self):
+            if finish(self) != 0:
                 return -2, []
             return 1, self._line()
         table_seen_or_add(&self.table, self._hash())
         self.frames[0].start = self.mlen
         self.frames[0].ops_base = self.nops
-        if self._gen() != 0:
+        if gen_moves(self) != 0:
             return -2, []
         self.frames[0].next = self.frames[0].start
         self.frames[0].end = self.mlen
@@ -836,8 +599,8 @@ cdef class KlondikeKernel:
             if self._do(m) != 0:
                 return -2, []
             self.nodes += 1
-            if self._won() or self._trivially_won():
-                if self._finish() != 0:
+            if won(self) or trivially_won(self):
+                if finish(self) != 0:
                     return -2, []
                 return 1, self._line()
             steps += 1
@@ -868,7 +631,7 @@ cdef class KlondikeKernel:
             fr = &self.frames[depth]
             fr.ops_base = rc
             fr.start = self.mlen
-            if self._gen() != 0:
+            if gen_moves(self) != 0:
                 return -2, []
             fr.next = fr.start
             fr.end = self.mlen
@@ -888,3 +651,7 @@ cdef class KlondikeKernel:
 
 cdef inline int suit_of_found(int f) noexcept nogil:
     return f & 3
+
+
+include "_klondike_gen.pxi"
+include "_klondike_end.pxi"

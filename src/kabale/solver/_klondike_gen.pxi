@@ -1,0 +1,157 @@
+# Klondike kernel, move generation (included by _klondike.pyx after the kernel class):
+# every move of the current position, best first, with the reductions of rules 1, 3, 4, 7,
+# 8(b) and 9 (see the module docstring).
+
+cdef int add_move(KlondikeKernel k, int kind, int a, int b, int n, int draws, int pu, int prio) noexcept:
+    cdef KMove* grown
+    if k.mlen == k.mcap:
+        grown = <KMove*>realloc(k.mbuf, 2 * k.mcap * sizeof(KMove))
+        if grown == NULL:
+            return -1
+        k.mbuf = grown
+        k.mcap *= 2
+    cdef KMove* m = &k.mbuf[k.mlen]
+    m.kind = kind
+    m.a = a
+    m.b = b
+    m.n = n
+    m.draws = draws
+    m.pu = pu
+    m.prio = prio
+    if k.noise:
+        k.rng ^= k.rng << 13
+        k.rng ^= k.rng >> 7
+        k.rng ^= k.rng << 17
+        m.prio += <int16_t>(k.rng % k.noise)
+    k.mlen += 1
+    return 0
+
+cdef int gen_talon_pos(KlondikeKernel k, int p, int draws, int pu, int pend) noexcept:
+    cdef int c = k.T[p - 1], f, t, empty_done = 0
+    f = k._fits_found(c)
+    if f >= 0 and pend < 0:
+        if add_move(k, W2F, p, f, 1, draws, pu, 80 - draws) != 0:
+            return -1
+    for t in range(k.ncols):
+        if k.clen[t] == 0:
+            if empty_done:
+                continue  # every empty column gives the same position (rule 3)
+            empty_done = 1
+        if pend >= 0 and t != pend:
+            continue  # rule 9
+        if k._fits_col(c, t):
+            if add_move(k, W2T, p, t, 1, draws, pu,
+                         (30 if k.clen[t] == 0 else 60) - draws) != 0:
+                return -1
+    return 0
+
+cdef int gen_moves(KlondikeKernel k) noexcept:
+    """Append the moves of the current position to mbuf, best first. -1 on no memory."""
+    cdef int start = k.mlen, s, t, i, c, f, lo, top, need, w, pu, draws, redeals, j, empty_done
+    cdef uint8_t seen[MAXT + 1]
+    cdef KMove tmp
+    cdef int pend = k._pending()
+    # tableau to foundation (not safe ones: those were played already)
+    for s in range(k.ncols if pend < 0 else 0):
+        if k.clen[s] > k.cdown[s]:
+            c = k.cols[s][k.clen[s] - 1]
+            f = k._fits_found(c)
+            if f >= 0 and add_move(k, T2F, s, f, 1, 0, 0,
+                                    100 if k.clen[s] - 1 == k.cdown[s] else 70) != 0:
+                return -1
+    # tableau to tableau
+    for s in range(k.ncols):
+        if k.clen[s] == k.cdown[s]:
+            continue
+        lo = k.clen[s] - 1
+        while lo > k.cdown[s] and rank_of(k.cols[s][lo - 1]) == rank_of(k.cols[s][lo]) + 1 \
+                and red(k.cols[s][lo - 1]) != red(k.cols[s][lo]):
+            lo -= 1
+        top = k.cols[s][k.clen[s] - 1]
+        empty_done = 0
+        for t in range(k.ncols):
+            if t == s:
+                continue
+            if k.clen[t] == 0:
+                if empty_done:
+                    continue  # every empty column gives the same position (rule 3)
+                empty_done = 1
+                for i in range(lo, k.clen[s]):
+                    if i == 0:
+                        continue  # rule 4
+                    if pend >= 0 and not (s == pend and i == k.clen[s] - 1):
+                        continue  # rule 9
+                    if k.empty_any or rank_of(k.cols[s][i]) == 13:
+                        if add_move(k, T2T, s, t, k.clen[s] - i, 0, 0,
+                                     (90 + k.cdown[s]) if i == k.cdown[s] else 15) != 0:
+                            return -1
+                continue
+            c = k.cols[t][k.clen[t] - 1]
+            need = rank_of(c) - 1
+            i = k.clen[s] - 1 - (need - rank_of(top))
+            if i < lo or i >= k.clen[s] or need < rank_of(top):
+                continue
+            if red(k.cols[s][i]) == red(c):
+                continue
+            if pend >= 0 and t != pend and not (s == pend and i == k.clen[s] - 1):
+                continue  # rule 9
+            if i > lo and k.decks == 1 and k._fits_found(k.cols[s][i - 1]) < 0:
+                continue  # rule 7: a part of a run only to free a foundation card
+            if i == k.cdown[s]:
+                j = (90 + k.cdown[s]) if i > 0 else 50
+            else:
+                j = 20
+            if add_move(k, T2T, s, t, k.clen[s] - i, 0, 0, j) != 0:
+                return -1
+    # waste plays (rule 1)
+    w = k.wlen
+    pu = k.pu
+    draws = 0
+    redeals = 0
+    memset(seen, 0, k.tlen + 1)
+    if w > 0:
+        seen[w] = 1
+        if gen_talon_pos(k, w, 0, pu, pend) != 0:
+            return -1
+    while True:
+        if w == k.tlen:
+            if k.tlen == 0 or redeals >= 1:
+                break
+            if k.passes and pu >= k.passes - 1:
+                break
+            w = 0
+            pu += 1
+            redeals += 1
+            draws += 1
+            continue
+        w = min(w + k.draw, k.tlen)
+        draws += 1
+        if not seen[w]:
+            seen[w] = 1
+            if gen_talon_pos(k, w, draws, pu, pend) != 0:
+                return -1
+    # foundation to tableau
+    if k.back:
+        lo = k._min_found() + 1 if k.decks == 1 else 0
+        for f in range(k.nfound):
+            if k.found[f] <= lo:
+                continue  # rule 8 (and nothing to bring back from an empty foundation)
+            c = suit_of_found(f) * 13 + k.found[f] - 1
+            empty_done = 0
+            for t in range(k.ncols):
+                if k.clen[t] == 0:
+                    if empty_done:
+                        continue  # rule 3
+                    empty_done = 1
+                if k._fits_col(c, t):
+                    if add_move(k, F2T, f, t, 1, 0, 0, 5) != 0:
+                        return -1
+    # order: insertion sort by priority, descending, stable
+    for i in range(start + 1, k.mlen):
+        tmp = k.mbuf[i]
+        j = i - 1
+        while j >= start and k.mbuf[j].prio < tmp.prio:
+            k.mbuf[j + 1] = k.mbuf[j]
+            j -= 1
+        k.mbuf[j + 1] = tmp
+    return 0
