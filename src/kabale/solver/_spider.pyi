@@ -14,6 +14,7 @@ class SpiderKernel:
 
 class SpiderPhases:
     nodes: int
+    exhaustive: bool
     w_empty: int
     w_hidden: int
     w_suited: int

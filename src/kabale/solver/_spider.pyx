@@ -1,9 +1,13 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Spider-family search kernel (Spider and Spiderette, 1/2/4 suits, strict or not).
 
-Depth-first search with undo on one packed state, Zobrist-style keys and a fixed-size table
-(see _common.pxi). The Python layer (kabale.solver.spider) packs core's State (card code =
-suit * 13 + rank - 1) and replays the line through core.
+Two searches share one board (_spider_board.pxi: packed columns, Zobrist-style keys,
+do/undo, move generation) and the fixed-size table of _common.pxi:
+- SpiderPhases (_spider_phase.pxi), a beam search over the phases between deals, driven by
+  kabale.solver.spider. It finds wins fast; it may answer "unsolvable" only under rule 5.
+- SpiderKernel (below), an exhaustive depth-first search with undo.
+The Python layer packs core's State (card code = suit * 13 + rank - 1) and replays every
+line through core.
 
 Search space reductions, each with the argument that it keeps every verdict right (the
 search is complete: "unsolvable" means every state reachable under them was searched):
@@ -26,6 +30,15 @@ search is complete: "unsolvable" means every state reachable under them was sear
    there may still be in the table and prune a shallower path later, so once any cut
    happened an exhausted search reports "unknown" (-1), never "unsolvable". Solved lines
    are unaffected (each one is replayed through core).
+5. The beam (SpiderPhases) says "unsolvable" only after a round in which every phase search
+   ran until no position was left to expand (no budget or pool cut), and every position
+   that may be dealt on was passed on and dealt on (none left out by the per-search count
+   or the beam's width). Such a round visited every position reachable from the start by
+   column moves and deals, under rules 1-3 only: each phase search generates every column
+   move (rule 1, with rule 3 once the stock is empty), and a position is skipped only when
+   the table holds it for this round (rule 2), i.e. it was searched whole from elsewhere in
+   the round; the keys of different phases never meet, as they include the stock's size.
+   So no win was reachable. A round that cut anything ends "failed", proving nothing.
 Completed King-to-Ace runs are removed and face-down cards turned as the rules do it
 (automatically), not as a pruning choice.
 """
@@ -153,10 +166,8 @@ cdef class SpiderKernel(SpiderBoard):
             self.nodes += 1
             if self.nrem * 13 == self.total:
                 return 1, self._line()
-            if table_seen_or_add(&self.table, self._hash()):
-                self.nops -= 1
-                self._undo(&self.ops[self.nops])
-                continue
+            # limits are checked on every position, also those the table turns away (a long
+            # run of table hits must not outlast the time limit)
             if (self.nodes & 1023) == 0:
                 if perf_counter() >= deadline:
                     return -1, []
@@ -166,6 +177,10 @@ cdef class SpiderKernel(SpiderBoard):
                     return -2, []
             if max_nodes > 0 and self.nodes >= max_nodes:
                 return -1, []
+            if table_seen_or_add(&self.table, self._hash()):
+                self.nops -= 1
+                self._undo(&self.ops[self.nops])
+                continue
             if self.max_depth > 0 and depth + 1 >= self.max_depth:
                 # rule 4: too deep; the search backs up, and can no longer prove "unsolvable"
                 self.cut = 1

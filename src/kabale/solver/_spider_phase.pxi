@@ -1,19 +1,16 @@
-# The Spider family's heuristic search by phases (included by _spider.pyx).
+# The Spider family's search by phases (included by _spider.pyx).
 #
 # A deal cannot be undone, so a Spider game falls into phases: the tableau play between two
-# deals. SpiderPhases searches each phase best first (by ``_score``, a count of progress:
-# removed runs, turned cards, empty columns, cards lying on the next rank, in suit or not)
-# over column moves only, keeping every position it reaches in a pool. When the phase's
-# budget is spent it deals on the ``width`` best positions found (strict rule: those without
-# an empty column), best first, and searches the next phase from each; the last phase (stock
-# empty) searches until a win. Phases are tried depth first, so the search goes on with the
-# next candidate when a later phase fails. This search is incomplete by design: it can only
-# answer "solved" (and every line is replayed through core); the exhaustive SpiderKernel is
-# what may answer "unsolvable".
+# deals. ``search`` explores one phase best first (by ``_score``: removed runs, turned cards,
+# empty columns, cards on the next rank in suit) over column moves only, keeping every
+# position it reaches in a pool, and hands back the best positions that may be dealt on
+# (strict rule: those without an empty column). kabale.solver.spider runs a beam over the
+# phases with it: the best positions of a phase, over all the searches of that phase, are
+# dealt on and searched next. ``exhaustive`` says whether a search cut nothing, for rule 5 of
+# the module docstring.
 
 from libc.stdint cimport int64_t
 
-DEF MAXW = 16          # most candidates a phase search returns
 
 cdef struct PNode:
     int32_t parent     # pool index of the position before, -1 at the root
@@ -23,9 +20,14 @@ cdef struct PNode:
     uint8_t b
     uint8_t n
 
-DEF FOUND = 1          # _phase found a win (its pool index is in self.won)
-DEF FAILED = 0         # every candidate's phases were spent without a win
+DEF FOUND = 1          # a win was found (its pool index is in self.won)
+DEF FAILED = 0         # the phase was searched (within its budget) without a win
 DEF STOPPED = -1       # time, node or memory limit
+
+
+cdef int descending(const void* a, const void* b) noexcept nogil:
+    cdef int64_t x = (<const int64_t*>a)[0], y = (<const int64_t*>b)[0]
+    return (x < y) - (x > y)
 
 
 cdef class SpiderPhases(SpiderBoard):
@@ -34,8 +36,9 @@ cdef class SpiderPhases(SpiderBoard):
     cdef PNode* pool
     cdef uint8_t* states
     cdef int64_t* heap
-    cdef int cap, npool, hlen, sb, won, ncand
-    cdef int cand[MAXW]
+    cdef int cap, npool, hlen, sb, won, ndeal
+    cdef int32_t* dealable  # pool indices of the positions that may be dealt on
+    cdef public bint exhaustive
     cdef long long node_limit
     cdef double deadline
     cdef bytes root
@@ -45,6 +48,7 @@ cdef class SpiderPhases(SpiderBoard):
         self.pool = NULL
         self.states = NULL
         self.heap = NULL
+        self.dealable = NULL
 
     def __init__(self, bint strict, int total, list columns, list down, list stock,
                  int removed, int table_mb, int pool_mb):
@@ -52,11 +56,13 @@ cdef class SpiderPhases(SpiderBoard):
         SpiderBoard.__init__(self, strict, total, columns, down, stock, removed, table_mb)
         self.sb = 2 * self.ncols + 2 + total
         self.cap = <int>min(<uint64_t>pool_mb * 1024 * 1024 //
-                            (self.sb + sizeof(PNode) + sizeof(int64_t)), 50_000_000)
+                            (self.sb + sizeof(PNode) + sizeof(int64_t) + sizeof(int32_t)), 50_000_000)
         self.pool = <PNode*>malloc(self.cap * sizeof(PNode))
         self.states = <uint8_t*>malloc(<size_t>self.cap * self.sb)
         self.heap = <int64_t*>malloc(self.cap * sizeof(int64_t))
-        if self.pool == NULL or self.states == NULL or self.heap == NULL:
+        self.dealable = <int32_t*>malloc(self.cap * sizeof(int32_t))
+        if self.pool == NULL or self.states == NULL or self.heap == NULL or \
+                self.dealable == NULL:
             raise MemoryError("cannot allocate the Spider search pool")
         self._pack(0)
         self.root = bytes(self.states[:self.sb])
@@ -66,6 +72,7 @@ cdef class SpiderPhases(SpiderBoard):
         free(self.pool)
         free(self.states)
         free(self.heap)
+        free(self.dealable)
 
     # ---------------------------------------------------------------- pool
     cdef void _pack(self, int idx) noexcept:
@@ -161,30 +168,26 @@ cdef class SpiderPhases(SpiderBoard):
         return True
 
     # ---------------------------------------------------------------- search
-    cdef int _best_first(self, long long budget, int want) noexcept:
+    cdef int _best_first(self, long long budget) noexcept:
         """Search the phase from pool node 0 (the board, packed and in the table) best
         first over column moves, ``budget`` positions at most. FOUND (self.won set), or
-        FAILED with the ``want`` best positions that may be dealt on in self.cand (best
-        first, self.ncand of them), or STOPPED at a limit."""
-        cdef int idx, child, i, j
+        FAILED with the positions that may be dealt on in self.dealable (self.ndeal of
+        them) and self.exhaustive telling whether every position of the phase was reached,
+        or STOPPED at a limit."""
+        cdef int idx, child, j
         cdef long long made = 0, expanded = 0
         cdef SMove m
         cdef GMove* g
-        self.ncand = 0
+        cdef bint full = False
+        self.ndeal = 0
         self.hlen = 0
         self._heap_push(0)
         while self.hlen > 0 and made < budget:
             idx = self._heap_pop()
             self._unpack(idx)
             if self._dealable():
-                i = self.ncand if self.ncand < want else want - 1
-                if self.ncand < want or self.pool[idx].score > self.pool[self.cand[i]].score:
-                    while i > 0 and self.pool[self.cand[i - 1]].score < self.pool[idx].score:
-                        self.cand[i] = self.cand[i - 1]
-                        i -= 1
-                    self.cand[i] = idx
-                    if self.ncand < want:
-                        self.ncand += 1
+                self.dealable[self.ndeal] = idx
+                self.ndeal += 1
             self.mlen = 0
             if self._gen() != 0:
                 return STOPPED
@@ -207,24 +210,33 @@ cdef class SpiderPhases(SpiderBoard):
                 if not table_seen_or_add(&self.table, self._hash()):
                     child = self._add_node(idx, &m)
                     if child < 0:
-                        budget = 0  # pool full: this phase searches no further
+                        full = True  # this phase searches no further
+                        budget = 0
                     else:
                         self._heap_push(child)
                 self._undo(&m)
             expanded += 1
             if (expanded & 63) == 0 and perf_counter() >= self.deadline:
                 return STOPPED
+        self.exhaustive = self.hlen == 0 and not full
         return FAILED
 
-    cdef list _ops_to(self, int idx):
-        """The moves from pool node 0 to node idx, as (kind, a, b, n) tuples."""
-        cdef list line = []
-        while idx > 0:
-            line.append((self.pool[idx].kind, self.pool[idx].a, self.pool[idx].b,
-                         self.pool[idx].n))
-            idx = self.pool[idx].parent
-        line.reverse()
-        return line
+    cdef bytes _ops_to(self, int idx):
+        """The moves from pool node 0 to node idx, 4 bytes each (kind, a, b, n)."""
+        cdef int n = 0, i = idx
+        while i > 0:
+            n += 1
+            i = self.pool[i].parent
+        cdef bytearray out = bytearray(4 * n)
+        i = idx
+        while i > 0:
+            n -= 1
+            out[4 * n] = self.pool[i].kind
+            out[4 * n + 1] = self.pool[i].a
+            out[4 * n + 2] = self.pool[i].b
+            out[4 * n + 3] = self.pool[i].n
+            i = self.pool[i].parent
+        return bytes(out)
 
     def new_round(self):
         """Start with an empty table (positions seen by earlier rounds count no more)."""
@@ -239,27 +251,30 @@ cdef class SpiderPhases(SpiderBoard):
         """Search one phase from ``state`` (from ``start`` or a candidate), dealing first if
         asked: budget positions (times last_factor once the stock is empty), max_nodes and
         max_seconds (0: none) for this call. Returns (1, ops) for a win with its moves
-        from ``state``; (0, candidates) when the budget is spent, candidates being up to
-        ``want`` (at most 16) tuples (score, key, state, ops) of positions to deal on next,
-        best first (none in the last phase); (-1, None) at a limit."""
+        from ``state`` (4 bytes each: kind, a, b, n); (0, candidates) when the phase is searched, candidates being the
+        ``want`` best positions to deal on next as tuples (score, key, state, ops), best
+        first (none in the last phase), and ``exhaustive`` set when the phase was searched
+        whole and no candidate was left out; (-1, None) at a limit."""
         cdef SMove m
-        cdef int rc, i
-        cdef list head = [], out = []
-        cdef uint64_t key
+        cdef int rc, i, idx, n
+        cdef bytes head = b""
+        cdef list out = []
         if len(state) != self.sb:
             raise ValueError("not a packed position of this kernel")
         self.deadline = perf_counter() + max_seconds if max_seconds > 0 else 1e300
         self.node_limit = self.nodes + max_nodes if max_nodes > 0 else 0
+        self.exhaustive = False
         memcpy(self.states, <const char*>state, self.sb)
         self._unpack(0)
         if deal_first:
             m.kind = DEAL
             self._apply(&m)
             self.nodes += 1
-            head.append((DEAL, 0, 0, 0))
+            head = bytes((DEAL, 0, 0, 0))
         if self.nrem * 13 == self.total:
             return 1, head
-        if deal_first and table_seen_or_add(&self.table, self._hash()):
+        if table_seen_or_add(&self.table, self._hash()):
+            self.exhaustive = True  # searched from another position of this round
             return 0, []
         self.npool = 0
         m.kind = MOVE
@@ -267,16 +282,23 @@ cdef class SpiderPhases(SpiderBoard):
         self._add_node(-1, &m)
         if self.slen == 0:
             budget *= self.last_factor
-        rc = self._best_first(budget, min(max(want, 1), MAXW))
+        rc = self._best_first(budget)
         if rc == FOUND:
             return 1, head + self._ops_to(self.won)
         if rc == STOPPED:
             return -1, None
-        for i in range(self.ncand):
-            self._unpack(self.cand[i])
-            key = self._hash()
-            out.append((self.pool[self.cand[i]].score, key,
-                        bytes(self.states[<size_t>self.cand[i] * self.sb:
-                                          <size_t>(self.cand[i] + 1) * self.sb]),
-                        head + self._ops_to(self.cand[i])))
+        # the want best (score, then first found) of the positions to deal on
+        for i in range(self.ndeal):
+            idx = self.dealable[i]
+            self.heap[i] = (<int64_t>self.pool[idx].score << 32) | (0x7FFFFFFF - idx)
+        qsort(self.heap, self.ndeal, sizeof(int64_t), descending)
+        n = min(self.ndeal, max(want, 1))
+        if n < self.ndeal:
+            self.exhaustive = False
+        for i in range(n):
+            idx = 0x7FFFFFFF - <int>(self.heap[i] & 0xFFFFFFFF)
+            self._unpack(idx)
+            out.append((self.pool[idx].score, self._hash(),
+                        bytes(self.states[<size_t>idx * self.sb:<size_t>(idx + 1) * self.sb]),
+                        head + self._ops_to(idx)))
         return 0, out

@@ -25,8 +25,11 @@ PHASE_SHARE = {"spiderette": 0.6, "spider": 0.9}
 # narrow deep rounds (what 4-suit deals need) alternate with wide shallow ones (Spiderette)
 BEAM_ROUNDS = ((5_000, 4), (100_000, 1), (20_000, 8), (400_000, 2), (50_000, 16),
                (200_000, 4), (1_000_000, 2), (100_000, 32), (400_000, 4), (200_000, 64),
-               (2_000_000, 2), (1_000_000, 4), (400_000, 16), (2_000_000, 8))
-SOLVED, FAILED, STOPPED = 1, 0, -1
+               (2_000_000, 2), (1_000_000, 4), (400_000, 16), (2_000_000, 8),
+               (50_000, 256), (50_000, 1024), (50_000, 4096), (100_000, 16_384),
+               (4_000_000, 50_000))  # last: a whole search if the phases are small
+SOLVED, FAILED, STOPPED, UNSOLVABLE = 1, 0, -1, 2
+PER_SEARCH = 16  # positions one phase search passes on (more would be near-duplicates)
 
 
 def run_spider(game: Game, max_seconds: float, max_nodes: int,
@@ -40,11 +43,13 @@ def run_spider(game: Game, max_seconds: float, max_nodes: int,
     phases = SpiderPhases(*args, max(8, table_mb // 2), max(8, table_mb))
     share = PHASE_SHARE[game.variant.family]
     phase_nodes = max(1, int(max_nodes * share)) if max_nodes else 0
-    ops = phase_rounds(phases, max_seconds * share, phase_nodes)
+    status, ops = phase_rounds(phases, max_seconds * share, phase_nodes)
     nodes = phases.nodes
     del phases  # free its pool before the exhaustive search allocates its own
-    if ops is not None:
+    if status == SOLVED:
         return "solved", notation(ops), nodes
+    if status == UNSOLVABLE:
+        return "unsolvable", [], nodes
     if max_nodes and nodes >= max_nodes:
         return "unknown", [], nodes
     left_seconds = 0.0
@@ -52,31 +57,37 @@ def run_spider(game: Game, max_seconds: float, max_nodes: int,
         left_seconds = max(max_seconds - (time.perf_counter() - start), 0.001)
     left_nodes = max(max_nodes - nodes, 1) if max_nodes else 0
     kernel = SpiderKernel(*args, table_mb)
-    status, ops = drive(kernel, left_seconds, left_nodes)
-    return status, notation(ops), nodes + kernel.nodes
+    verdict, ops = drive(kernel, left_seconds, left_nodes)
+    return verdict, notation(ops), nodes + kernel.nodes
 
 
-def phase_rounds(phases: SpiderPhases, max_seconds: float, max_nodes: int) -> Any:
-    """Beam rounds of the phase search within the limits (0 = none): the winning ops, or
-    None when a limit is reached or every round failed."""
+def phase_rounds(phases: SpiderPhases, max_seconds: float, max_nodes: int) -> tuple[int, Any]:
+    """Beam rounds of the phase search within the limits (0 = none): (SOLVED, ops),
+    (UNSOLVABLE, None) when a round searched everything, else (STOPPED, None)."""
     deadline = time.perf_counter() + max_seconds if max_seconds else 0.0
     for budget, width in BEAM_ROUNDS:
         status, ops = beam(phases, budget, width, deadline, max_nodes)
         if status != FAILED:
-            return ops
-    return None
+            return status, ops
+    return STOPPED, None
 
 
 def beam(phases: SpiderPhases, budget: int, width: int, deadline: float,
          max_nodes: int) -> tuple[int, Any]:
     """One round: search each phase from the ``width`` best positions the previous phase
-    found (over all of them, equal positions once), deal on them, and so on until a win;
-    (SOLVED, ops), (FAILED, None) when no position is left, (STOPPED, None) at a limit."""
+    found (over all of them, at most PER_SEARCH from one search unless the round is the
+    whole-search one, equal positions once), deal on them, and so on until a win.
+    Returns (SOLVED, ops); (UNSOLVABLE, None) when no position is left and every phase was
+    searched whole with no position left out (the round was exhaustive, see _spider.pyx);
+    (FAILED, None) when no position is left otherwise; (STOPPED, None) at a limit."""
     phases.new_round()
-    layer: list[tuple[bytes, list[Any]]] = [(phases.start(), [])]
+    # a line is a chain (earlier chain, this phase's ops): shared, never copied
+    layer: list[tuple[bytes, Chain]] = [(phases.start(), None)]
+    want = width if width > PER_SEARCH * 64 else min(width, PER_SEARCH)
     first = True
+    exhaustive = True
     while layer:
-        found: dict[int, tuple[int, bytes, list[Any]]] = {}
+        found: dict[int, tuple[int, bytes, Chain]] = {}
         for state, line in layer:
             seconds, nodes = 0.0, 0
             if deadline:
@@ -87,19 +98,33 @@ def beam(phases: SpiderPhases, budget: int, width: int, deadline: float,
                 nodes = max_nodes - phases.nodes
                 if nodes <= 0:
                     return STOPPED, None
-            status, payload = phases.search(state, not first, budget, min(width, 16), nodes,
-                                            seconds)
+            status, payload = phases.search(state, not first, budget, want, nodes, seconds)
             if status == SOLVED:
-                return SOLVED, line + payload
+                return SOLVED, unchain((line, payload))
             if status == STOPPED:
                 return STOPPED, None
+            exhaustive = exhaustive and phases.exhaustive
             for score, key, position, ops in payload:
                 if key not in found or found[key][0] < score:
-                    found[key] = (score, position, line + ops)
-        best = sorted(found.values(), key=lambda entry: -entry[0])[:width]
-        layer = [(position, line) for _, position, line in best]
+                    found[key] = (score, position, (line, ops))
+        best = sorted(found.values(), key=lambda entry: -entry[0])
+        exhaustive = exhaustive and len(best) <= width
+        layer = [(position, line) for _, position, line in best[:width]]
         first = False
-    return FAILED, None
+    return (UNSOLVABLE if exhaustive else FAILED), None
+
+
+Chain = tuple["Chain", bytes] | None
+
+
+def unchain(chain: Chain) -> list[tuple[int, int, int, int]]:
+    """The moves of a line chain, first to last, as (kind, a, b, n) tuples."""
+    parts: list[bytes] = []
+    while chain is not None:
+        chain, ops = chain
+        parts.append(ops)
+    flat = b"".join(reversed(parts))
+    return [(flat[i], flat[i + 1], flat[i + 2], flat[i + 3]) for i in range(0, len(flat), 4)]
 
 
 def notation(ops: list[tuple[int, int, int, int]]) -> list[str]:
