@@ -31,7 +31,7 @@ cdef int descending(const void* a, const void* b) noexcept nogil:
 
 
 cdef class SpiderPhases(SpiderBoard):
-    """Best-first search per phase with backtracking over the positions dealt on."""
+    """Best-first search of one phase at a time, for the beam of kabale.solver.spider."""
 
     cdef PNode* pool
     cdef uint8_t* states
@@ -55,8 +55,8 @@ cdef class SpiderPhases(SpiderBoard):
         """As SpiderBoard; ``pool_mb`` bounds the positions kept (pool and heap)."""
         SpiderBoard.__init__(self, strict, total, columns, down, stock, removed, table_mb)
         self.sb = 2 * self.ncols + 2 + total
-        self.cap = <int>min(<uint64_t>pool_mb * 1024 * 1024 //
-                            (self.sb + sizeof(PNode) + sizeof(int64_t) + sizeof(int32_t)), 50_000_000)
+        cdef uint64_t per_node = self.sb + sizeof(PNode) + sizeof(int64_t) + sizeof(int32_t)
+        self.cap = <int>min(<uint64_t>pool_mb * 1024 * 1024 // per_node, 50_000_000)
         self.pool = <PNode*>malloc(self.cap * sizeof(PNode))
         self.states = <uint8_t*>malloc(<size_t>self.cap * self.sb)
         self.heap = <int64_t*>malloc(self.cap * sizeof(int64_t))

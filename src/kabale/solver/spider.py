@@ -20,7 +20,7 @@ from .klondike import code
 
 # share of the time (and of a node limit) for the phase search; the exhaustive search can
 # decide a Spiderette deal but hardly ever one of Spider's 104 cards
-PHASE_SHARE = {"spiderette": 0.6, "spider": 0.9}
+PHASE_SHARE = {"spiderette": 0.85, "spider": 0.9}
 # rounds of the phase search: (positions searched per phase, positions dealt on per phase);
 # narrow deep rounds (what 4-suit deals need) alternate with wide shallow ones (Spiderette)
 BEAM_ROUNDS = ((5_000, 4), (100_000, 1), (20_000, 8), (400_000, 2), (50_000, 16),
@@ -28,7 +28,13 @@ BEAM_ROUNDS = ((5_000, 4), (100_000, 1), (20_000, 8), (400_000, 2), (50_000, 16)
                (2_000_000, 2), (1_000_000, 4), (400_000, 16), (2_000_000, 8),
                (50_000, 256), (50_000, 1024), (50_000, 4096), (100_000, 16_384),
                (4_000_000, 50_000))  # last: a whole search if the phases are small
+# the score's weights (empty column, face-down card, card on the next rank in suit, out of
+# suit, on another card), changed from round to round: deals one set misjudges, another
+# often solves at once
+WEIGHTS = ((60, 40, 20, 0, 6), (60, 25, 20, 0, 6), (60, 70, 20, 0, 6), (20, 40, 20, 0, 6))
 SOLVED, FAILED, STOPPED, UNSOLVABLE = 1, 0, -1, 2
+# a winning line is kept as a chain (earlier chain, one phase's ops as 4 bytes a move)
+Chain = tuple["Chain", bytes] | None
 PER_SEARCH = 16  # positions one phase search passes on (more would be near-duplicates)
 
 
@@ -65,11 +71,18 @@ def phase_rounds(phases: SpiderPhases, max_seconds: float, max_nodes: int) -> tu
     """Beam rounds of the phase search within the limits (0 = none): (SOLVED, ops),
     (UNSOLVABLE, None) when a round searched everything, else (STOPPED, None)."""
     deadline = time.perf_counter() + max_seconds if max_seconds else 0.0
-    for budget, width in BEAM_ROUNDS:
+    for round_, (budget, width) in enumerate(BEAM_ROUNDS):
+        weigh(phases, WEIGHTS[round_ % len(WEIGHTS)])
         status, ops = beam(phases, budget, width, deadline, max_nodes)
         if status != FAILED:
             return status, ops
     return STOPPED, None
+
+
+def weigh(phases: SpiderPhases, weights: tuple[int, int, int, int, int]) -> None:
+    """Set the weights of the phase search's score (see SpiderBoard._rehash_col)."""
+    (phases.w_empty, phases.w_hidden, phases.w_suited, phases.w_natural,
+     phases.w_break) = weights
 
 
 def beam(phases: SpiderPhases, budget: int, width: int, deadline: float,
@@ -81,7 +94,6 @@ def beam(phases: SpiderPhases, budget: int, width: int, deadline: float,
     searched whole with no position left out (the round was exhaustive, see _spider.pyx);
     (FAILED, None) when no position is left otherwise; (STOPPED, None) at a limit."""
     phases.new_round()
-    # a line is a chain (earlier chain, this phase's ops): shared, never copied
     layer: list[tuple[bytes, Chain]] = [(phases.start(), None)]
     want = width if width > PER_SEARCH * 64 else min(width, PER_SEARCH)
     first = True
@@ -107,14 +119,19 @@ def beam(phases: SpiderPhases, budget: int, width: int, deadline: float,
             for score, key, position, ops in payload:
                 if key not in found or found[key][0] < score:
                     found[key] = (score, position, (line, ops))
-        best = sorted(found.values(), key=lambda entry: -entry[0])
-        exhaustive = exhaustive and len(best) <= width
-        layer = [(position, line) for _, position, line in best[:width]]
+            if len(found) > 2 * width:  # bound the memory: keep the best
+                found = dict(best_of(found, width))
+                exhaustive = False
+        exhaustive = exhaustive and len(found) <= width
+        layer = [(position, line) for _, (_, position, line) in best_of(found, width)]
         first = False
     return (UNSOLVABLE if exhaustive else FAILED), None
 
 
-Chain = tuple["Chain", bytes] | None
+def best_of(found: dict[int, tuple[int, bytes, Chain]],
+            width: int) -> list[tuple[int, tuple[int, bytes, Chain]]]:
+    """The ``width`` best-scored entries of ``found``."""
+    return sorted(found.items(), key=lambda item: -item[1][0])[:width]
 
 
 def unchain(chain: Chain) -> list[tuple[int, int, int, int]]:
