@@ -48,6 +48,11 @@ cdef int table_init(Table* t, uint64_t max_bytes) noexcept:
     return 0
 
 
+cdef inline void table_forget(Table* t) noexcept:
+    """Start an empty table for a new search: change the salt, so no old entry matches."""
+    t.salt = mix64(t.salt + <uint64_t>0x9E3779B97F4A7C15ULL)
+
+
 cdef void table_free(Table* t) noexcept:
     if t.keys != NULL:
         free(t.keys)

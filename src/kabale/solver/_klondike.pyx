@@ -546,7 +546,7 @@ cdef class KlondikeKernel:
         "solved" the kernel is back at the loaded position afterwards, ready to run again.
         Returns (status, ops) as _search."""
         cdef long long before = self.nodes
-        self.table.salt = mix64(self.table.salt + 0x9E3779B97F4A7C15ULL)
+        table_forget(&self.table)
         self.noise = noise
         self.rng = mix64(<uint64_t>noise + 12345)
         status, ops = self._search(before + max_nodes if max_nodes > 0 else 0, max_seconds)

@@ -112,7 +112,7 @@ cdef class SpiderKernel(SpiderBoard):
         Returns (status, ops) as _search."""
         cdef long long before = self.nodes
         self.cut = 0
-        self.table.salt = mix64(self.table.salt + 0x9E3779B97F4A7C15ULL)
+        table_forget(&self.table)
         self.noise = noise
         self.rng = mix64(<uint64_t>noise + 12345)
         status, ops = self._search(before + max_nodes if max_nodes > 0 else 0, max_seconds)

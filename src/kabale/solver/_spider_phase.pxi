@@ -240,7 +240,7 @@ cdef class SpiderPhases(SpiderBoard):
 
     def new_round(self):
         """Start with an empty table (positions seen by earlier rounds count no more)."""
-        self.table.salt = mix64(self.table.salt + 0x9E3779B97F4A7C15ULL)
+        table_forget(&self.table)
 
     def start(self):
         """The loaded position, packed (the first ``state`` to search from)."""
