@@ -549,92 +549,13 @@ cdef class KlondikeKernel:
         table_forget(&self.table)
         self.noise = noise
         self.rng = mix64(<uint64_t>noise + 12345)
-        status, ops = self._search(before + max_nodes if max_nodes > 0 else 0, max_seconds)
+        status, ops = search(self, before + max_nodes if max_nodes > 0 else 0, max_seconds)
         if status != 1:
             while self.nops > 0:
                 self.nops -= 1
                 self._undo(&self.ops[self.nops])
             self.mlen = 0
         return status, ops
-
-    def _search(self, long long max_nodes, double max_seconds):
-        """Search. Returns (status, ops): status 1 solved, 0 unsolvable, -1 node or time
-        limit, -2 memory limit; ops the winning line as (kind, a, b, n, draws) tuples."""
-        cdef int depth = 0, rc
-        cdef long long steps = 0
-        cdef Frame* fr
-        cdef Frame* grown
-        cdef KMove m
-        cdef double t0 = perf_counter()
-        cdef double deadline = t0 + max_seconds if max_seconds > 0 else 1e300
-        cdef uint64_t used
-        self.cut = 0
-        if buried(self):
-            return 0, []
-        if self._do_root() != 0:
-            return -2, []
-        if won(self) or trivially_won(self):
-            if finish(self) != 0:
-                return -2, []
-            return 1, self._line()
-        table_seen_or_add(&self.table, self._hash())
-        self.frames[0].start = self.mlen
-        self.frames[0].ops_base = self.nops
-        if gen_moves(self) != 0:
-            return -2, []
-        self.frames[0].next = self.frames[0].start
-        self.frames[0].end = self.mlen
-        while True:
-            fr = &self.frames[depth]
-            if fr.next >= fr.end:
-                if depth == 0:
-                    return (-1 if self.cut else 0), []
-                self.mlen = fr.start
-                self._undo_to(fr.ops_base)
-                depth -= 1
-                continue
-            m = self.mbuf[fr.next]
-            fr.next += 1
-            rc = self.nops
-            if self._do(m) != 0:
-                return -2, []
-            self.nodes += 1
-            if won(self) or trivially_won(self):
-                if finish(self) != 0:
-                    return -2, []
-                return 1, self._line()
-            steps += 1
-            if (steps & 1023) == 0:
-                # counted on every position, seen or not: a stretch of table hits is no pause
-                if perf_counter() >= deadline:
-                    return -1, []
-                used = (<uint64_t>self.cap_ops + self.mcap) * sizeof(KMove) + \
-                    <uint64_t>self.cap_frames * sizeof(Frame)
-                if used > self.mem_limit:
-                    return -2, []
-            if table_seen_or_add(&self.table, self._key()):
-                self._undo_to(rc)
-                continue
-            if max_nodes > 0 and self.nodes >= max_nodes:
-                return -1, []
-            if self.max_depth > 0 and depth + 1 >= self.max_depth:
-                self.cut = 1  # rule 10: too deep, back up; no "unsolvable" from this run
-                self._undo_to(rc)
-                continue
-            depth += 1
-            if depth == self.cap_frames:
-                grown = <Frame*>realloc(self.frames, 2 * self.cap_frames * sizeof(Frame))
-                if grown == NULL:
-                    return -2, []
-                self.frames = grown
-                self.cap_frames *= 2
-            fr = &self.frames[depth]
-            fr.ops_base = rc
-            fr.start = self.mlen
-            if gen_moves(self) != 0:
-                return -2, []
-            fr.next = fr.start
-            fr.end = self.mlen
 
     cdef int _do_root(self) noexcept:
         """Play the safe foundation moves of the starting position (part of the line)."""
@@ -654,4 +575,5 @@ cdef inline int suit_of_found(int f) noexcept nogil:
 
 
 include "_klondike_gen.pxi"
+include "_klondike_search.pxi"
 include "_klondike_end.pxi"

@@ -1,0 +1,83 @@
+# Klondike kernel, the depth-first search loop (included by _klondike.pyx after the kernel
+# class): do/undo on the kernel's one state, a frame of generated moves per depth, the
+# table turning away positions seen before.
+
+cdef tuple search(KlondikeKernel k, long long max_nodes, double max_seconds):
+    """Search from the kernel's position. Returns (status, ops): status 1 solved,
+    0 unsolvable, -1 node or time limit, -2 memory limit; ops the winning line as
+    (kind, a, b, n, draws) tuples."""
+    cdef int depth = 0, rc
+    cdef long long steps = 0
+    cdef Frame* fr
+    cdef Frame* grown
+    cdef KMove m
+    cdef double t0 = perf_counter()
+    cdef double deadline = t0 + max_seconds if max_seconds > 0 else 1e300
+    cdef uint64_t used
+    k.cut = 0
+    if buried(k):
+        return 0, []
+    if k._do_root() != 0:
+        return -2, []
+    if won(k) or trivially_won(k):
+        if finish(k) != 0:
+            return -2, []
+        return 1, k._line()
+    table_seen_or_add(&k.table, k._hash())
+    k.frames[0].start = k.mlen
+    k.frames[0].ops_base = k.nops
+    if gen_moves(k) != 0:
+        return -2, []
+    k.frames[0].next = k.frames[0].start
+    k.frames[0].end = k.mlen
+    while True:
+        fr = &k.frames[depth]
+        if fr.next >= fr.end:
+            if depth == 0:
+                return (-1 if k.cut else 0), []
+            k.mlen = fr.start
+            k._undo_to(fr.ops_base)
+            depth -= 1
+            continue
+        m = k.mbuf[fr.next]
+        fr.next += 1
+        rc = k.nops
+        if k._do(m) != 0:
+            return -2, []
+        k.nodes += 1
+        if won(k) or trivially_won(k):
+            if finish(k) != 0:
+                return -2, []
+            return 1, k._line()
+        steps += 1
+        if (steps & 1023) == 0:
+            # counted on every position, seen or not: a stretch of table hits is no pause
+            if perf_counter() >= deadline:
+                return -1, []
+            used = (<uint64_t>k.cap_ops + k.mcap) * sizeof(KMove) + \
+                <uint64_t>k.cap_frames * sizeof(Frame)
+            if used > k.mem_limit:
+                return -2, []
+        if table_seen_or_add(&k.table, k._key()):
+            k._undo_to(rc)
+            continue
+        if max_nodes > 0 and k.nodes >= max_nodes:
+            return -1, []
+        if k.max_depth > 0 and depth + 1 >= k.max_depth:
+            k.cut = 1  # rule 10: too deep, back up; no "unsolvable" from this run
+            k._undo_to(rc)
+            continue
+        depth += 1
+        if depth == k.cap_frames:
+            grown = <Frame*>realloc(k.frames, 2 * k.cap_frames * sizeof(Frame))
+            if grown == NULL:
+                return -2, []
+            k.frames = grown
+            k.cap_frames *= 2
+        fr = &k.frames[depth]
+        fr.ops_base = rc
+        fr.start = k.mlen
+        if gen_moves(k) != 0:
+            return -2, []
+        fr.next = fr.start
+        fr.end = k.mlen
