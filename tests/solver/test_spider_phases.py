@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_verdicts import brute_force, spider_position
+from test_verdicts import brute_force, spider_position, wins
 
 from kabale import Game, State, parse_variant
 from kabale.core.cards import Card, parse_card
@@ -31,11 +31,8 @@ def phases_for(game: Game) -> SpiderPhases:
                         [code(c) for c in s.stock], len(s.foundations), 16, 16)
 
 
-def wins(game: Game, ops: list[tuple[int, int, int, int]]) -> bool:
-    copy = game.copy()
-    for move in spider.notation(ops):
-        copy.play(move)
-    return copy.outcome == "won"
+def wins_by(game: Game, ops: list[tuple[int, int, int, int]]) -> bool:
+    return wins(game, spider.notation(ops))
 
 
 @pytest.mark.parametrize("name", VARIANTS)
@@ -53,7 +50,7 @@ def test_beam_answers_match_brute_force(name: str) -> None:
         for budget, width in ROUNDS:
             status, ops = spider.beam(phases, budget, width, 0.0, 0)
             if status == spider.SOLVED:
-                assert truth and wins(game, ops), (name, game.state)
+                assert truth and wins_by(game, ops), (name, game.state)
             elif status == spider.UNSOLVABLE:
                 assert not truth, (name, budget, width, game.state)
             else:

@@ -35,6 +35,14 @@ def key(state: State, counts_passes: bool, klondike: bool) -> tuple[object, ...]
             state.passes_used if counts_passes else 0)
 
 
+def wins(game: Game, moves: list[str]) -> bool:
+    """Whether playing ``moves`` on a copy of ``game`` through core wins it."""
+    replay = game.copy()
+    for move in moves:
+        replay.play(move)
+    return replay.outcome == "won"
+
+
 def brute_force(game: Game) -> bool | None:
     """True if a win is reachable, False if not, None if the space exceeds LIMIT."""
     rules = game.rules
@@ -139,10 +147,7 @@ def test_verdicts_match_brute_force(name: str) -> None:
         assert result.status == ("solved" if truth else "unsolvable"), (name, game.state)
         verdicts[truth] += 1
         if truth:
-            replay = game.copy()
-            for move in result.moves:
-                replay.play(move)
-            assert replay.outcome == "won"
+            assert wins(game, result.moves)
     assert checked == CASES
 
 
@@ -248,10 +253,7 @@ def test_back_needed_verdicts(name: str) -> None:
         found += 1
         result = solve(game, max_seconds=None)
         assert result.status == "solved", (name, state)
-        replay = game.copy()
-        for move in result.moves:
-            replay.play(move)
-        assert replay.outcome == "won"
+        assert wins(game, result.moves)
 
 
 def endgame(tops: str, columns: list[str], stock: str = "", waste: str = "") -> State:
@@ -329,10 +331,7 @@ def test_f2t_positions(name: str, case: str) -> None:
     assert f2t_brute_force(game, needed - 1) is False
     result = solve(game, max_seconds=None)
     assert result.status == "solved", (name, case)
-    replay = game.copy()
-    for move in result.moves:
-        replay.play(move)
-    assert replay.outcome == "won"
+    assert wins(game, result.moves)
     assert sum(m.startswith("f") for m in result.moves) >= needed
 
 
