@@ -14,7 +14,7 @@ import random
 import pytest
 
 from kabale import Game, State, Variant, parse_variant
-from kabale.core.cards import Card, parse_card
+from kabale.core.cards import Card, Suit, parse_card
 from kabale.core.deal import fresh_deck
 from kabale.solver import solve
 
@@ -213,14 +213,28 @@ def pruned_part_moves(game: Game) -> int:
     return count
 
 
+def twin_piles(state: State) -> bool:
+    """Whether two face-up twins (same rank and colour) lie in columns and something lies on
+    at least one of them: positions the kernel's rule 12 keys as one with the piles
+    exchanged."""
+    face_up = {card: (i, j) for i, (pile, down) in enumerate(zip(state.columns, state.down))
+               for j, card in enumerate(pile) if j >= down}
+    for card, (i, j) in face_up.items():
+        twin = Card(card.rank, Suit(3 - card.suit))  # spades-clubs, hearts-diamonds
+        if twin in face_up and len(state.columns[i]) > j + 1:
+            return True
+    return False
+
+
 @pytest.mark.parametrize("name", ["klondike:draw=3,open=true", "klondike:open=true",
                                   "klondike:back=false,open=true", "klondike:draw=3,passes=1"])
-def test_part_run_rule_verdicts(name: str) -> None:
-    """Rule 7 (moves of part of a run only to free a foundation card) on positions full of
-    runs: verdicts still match the brute force, and the rule has moves to leave out."""
+def test_part_run_and_twin_rule_verdicts(name: str) -> None:
+    """Rules 7 (moves of part of a run only to free a foundation card) and 12 (piles on
+    face-up twins exchangeable) on positions full of runs: verdicts still match the brute
+    force, and both rules have something to do."""
     variant = parse_variant(name)
     rng = random.Random("runs " + name)
-    checked = pruning = 0
+    checked = pruning = twins = 0
     verdicts = {True: 0, False: 0}
     while checked < CASES:
         game = Game.from_position(variant, run_position(rng))
@@ -229,10 +243,12 @@ def test_part_run_rule_verdicts(name: str) -> None:
             continue
         checked += 1
         pruning += pruned_part_moves(game) > 0
+        twins += twin_piles(game.state)
         verdicts[truth] += 1
         result = solve(game, max_seconds=None)
         assert result.status == ("solved" if truth else "unsolvable"), (name, game.state)
     assert pruning >= 2, "too few positions where rule 7 leaves a move out"
+    assert twins >= 2, "too few positions with piles on face-up twins (rule 12)"
 
 
 @pytest.mark.parametrize("name", ["klondike:open=true", "klondike:draw=3,open=true"])

@@ -141,6 +141,29 @@ reductions has been searched without a win):
    position is lost, and the search reports "unsolvable" at once. Moves only put cards
    on tops, so no later position has such a set unless the loaded one has: the test is
    made once, on the loaded position.
+12. Twin piles (one deck). Call two cards twins when they share rank and colour (S and C,
+   H and D). Positions that differ only by exchanging the piles lying on two face-up
+   twins A and B (each pile a run that fits them) are equally winnable: copy a line as in
+   rule 7's argument, with the piles above A and B exchanged, until A (or B) goes to its
+   foundation; there, in the copy, A carries the pile that lies on B in the line and
+   nothing lies on B, so the copy first moves that pile onto B (it fits B as it fitted A)
+   and then sends A up, and from then on equals the line. So the table key (``_hash``)
+   cuts each column whose face-up cards form one run above every face-up card whose twin
+   also lies face up in such a column, keys the piece above a cut by the cut card's rank
+   and colour only, and sums the pieces: exchanged positions share a key.
+   Sharing a key is sound for the depth-first argument (a position skipped as seen has a
+   win only if the one searched has a shortest win of the same length) when the moves of
+   exchanged positions match: each move of one has a move of the other to positions
+   sharing a key. The one move that would not match is the foundation move of A when A
+   is a top in one position and covered in the other. Three things restore it. (a) A move
+   of part of a pile, which rule 7 makes only onto the twin of the card it leaves and
+   only when that card can go up, is followed at once by that foundation move (the copy
+   in rule 7's argument does exactly that). (b) Rule 2's safe moves also take a safe
+   card A covered by a run when its twin is a column top, moving the run onto the twin
+   first: the position the plain safe move gives in the exchanged position. (c) When
+   both twins could go up safely, the one of lower suit goes first, whichever is
+   covered, so exchanged positions make the same safe moves. Positions with a pending
+   card of rule 9 keep the plain key (no pieces): they share a key only with equal ones.
 Score is ignored: it does not affect which moves are legal.
 """
 
@@ -188,6 +211,29 @@ cdef inline int suit_of(int c) noexcept nogil:
 cdef inline int red(int c) noexcept nogil:
     cdef int s = c // 13
     return s == 1 or s == 2
+
+cdef inline int twin_of(int c) noexcept nogil:
+    """The other card of c's rank and colour (suits S H D C: S-C and H-D)."""
+    return (3 - c // 13) * 13 + c % 13
+
+
+# Zobrist keys of a column card (face down?, height in its piece, card) and of a cut card's
+# rank and colour (rule 12), filled once at import
+cdef uint64_t KZ[2][MAXL][52]
+cdef uint64_t KCLS[26]
+
+
+cdef void init_keys() noexcept:
+    cdef int d, j, c
+    for d in range(2):
+        for j in range(MAXL):
+            for c in range(52):
+                KZ[d][j][c] = zkey(1 + d, j, c)
+    for c in range(26):
+        KCLS[c] = zkey(9, c, 0)
+
+
+init_keys()
 
 
 cdef class KlondikeKernel:
@@ -285,7 +331,7 @@ cdef class KlondikeKernel:
         cdef uint64_t h = 0
         cdef int j
         for j in range(self.clen[i]):
-            h += zkey(1 + (j < self.cdown[i]), j, self.cols[i][j])
+            h += KZ[j < self.cdown[i]][j][self.cols[i][j]]
         self.colhash[i] = h
 
     cdef void _rehash_talon(self) noexcept:
@@ -300,11 +346,9 @@ cdef class KlondikeKernel:
             h += zkey(5, self.pu, 0)
         self.thash = h
 
-    cdef uint64_t _hash(self) noexcept:
-        cdef uint64_t h = self.thash
+    cdef uint64_t _found_key(self) noexcept:
+        cdef uint64_t h = 0
         cdef int i, lo, hi
-        for i in range(self.ncols):
-            h += mix64(self.colhash[i] + 0x51)
         if self.decks == 1:
             for i in range(4):
                 h += zkey(6, i, self.found[i])
@@ -313,6 +357,45 @@ cdef class KlondikeKernel:
                 lo = min(self.found[i], self.found[i + 4])
                 hi = max(self.found[i], self.found[i + 4])
                 h += zkey(6, i, lo) + zkey(7, i, hi)
+        return h
+
+    cdef uint64_t _plain_hash(self) noexcept:
+        """The position's key under rules 3 and 6: talon, foundations, the columns in any
+        order."""
+        cdef uint64_t h = self.thash + self._found_key()
+        cdef int i
+        for i in range(self.ncols):
+            h += mix64(self.colhash[i] + 0x51)
+        return h
+
+    cdef uint64_t _hash(self) noexcept:
+        """The position's key: as _plain_hash, and with one deck the piles lying on two
+        face-up twins count as exchangeable (rule 12): each column is cut above every
+        face-up card whose twin is face up too, and a piece above a cut is keyed by the
+        cut card's rank and colour only."""
+        if self.decks != 1:
+            return self._plain_hash()
+        cdef uint64_t h = self.thash + self._found_key(), up = 0, seg, anchor
+        cdef int i, j, n, c, base, down
+        for i in range(self.ncols):
+            if self._run_from(i, self.cdown[i]):  # a constructed position may hold others
+                for j in range(self.cdown[i], self.clen[i]):
+                    up |= (<uint64_t>1) << self.cols[i][j]
+        for i in range(self.ncols):
+            n = self.clen[i]
+            down = self.cdown[i]
+            seg = 0
+            anchor = 0x51
+            base = 0
+            for j in range(n):
+                c = self.cols[i][j]
+                seg += KZ[j < down][j - base][c]
+                if j >= down and j < n - 1 and (up >> c) & (up >> twin_of(c)) & 1:
+                    h += mix64(seg + anchor)
+                    anchor = KCLS[2 * (c % 13) + red(c)]
+                    base = j + 1
+                    seg = 0
+            h += mix64(seg + anchor)
         return h
 
     cdef inline int _pending(self) noexcept:
@@ -327,7 +410,7 @@ cdef class KlondikeKernel:
         cdef int p = self._pending()
         if p < 0:
             return self._hash()
-        return self._hash() + zkey(8, self.cols[p][self.clen[p] - 1], 0)
+        return self._plain_hash() + zkey(8, self.cols[p][self.clen[p] - 1], 0)
 
     # ---------------------------------------------------------------- rules helpers
     cdef inline int _fits_found(self, int c) noexcept:
@@ -492,25 +575,34 @@ cdef class KlondikeKernel:
         return self._play(a)
 
     cdef int _do(self, KMove m) noexcept:
-        """Apply m and then every safe foundation move; push all of them on the op stack."""
+        """Apply m and then every safe foundation move; push all of them on the op stack.
+        With one deck a move of part of a pile is always followed by the foundation move of
+        the card it leaves (rules 7 and 12)."""
+        cdef int s = m.a, f
         if self._play(m) != 0:
             return -1
+        if m.kind == T2T and self.decks == 1 and self.ops[self.nops - 1].flip == 0 and \
+                self.clen[s] > self.cdown[s] and self.clen[m.b] > m.n and \
+                self._on(self.cols[m.b][self.clen[m.b] - m.n], self.cols[s][self.clen[s] - 1]):
+            f = self._fits_found(self.cols[s][self.clen[s] - 1])
+            if f >= 0 and self._column_up(s, f) != 0:
+                return -1
         return self._auto()
 
     cdef int _auto(self) noexcept:
-        """Play every safe foundation move (rule 2), pushing each on the op stack."""
+        """Play every safe foundation move (rule 2), pushing each on the op stack. With one
+        deck a safe card covered by a pile that fits its twin, a column top, goes up too,
+        after moving the pile onto the twin (rule 12)."""
         cdef int s, f, c, p, progress = 1
         cdef KMove a
         while progress:
             progress = 0
             for s in range(self.ncols):
                 if self.clen[s] > self.cdown[s]:
-                    c = self.cols[s][self.clen[s] - 1]
-                    f = self._fits_found(c)
-                    if f >= 0 and self._safe_up(c):
-                        if self._column_up(s, f) != 0:
-                            return -1
-                        progress = 1
+                    p = self._up_from(s)
+                    if p < 0:
+                        return -1
+                    progress = progress or p
             if self.draw == 1 and self.passes == 0:
                 for p in range(1, self.tlen + 1):
                     c = self.T[p - 1]
@@ -530,6 +622,46 @@ cdef class KlondikeKernel:
                             return -1
                         progress = 1
                         break
+        return 0
+
+    cdef inline bint _on(self, int c, int under) noexcept:
+        """Whether card c may lie on card ``under`` in a column."""
+        return rank_of(under) == rank_of(c) + 1 and red(under) != red(c)
+
+    cdef bint _run_from(self, int i, int j) noexcept:
+        """Whether column i from height j up descends in alternating colours."""
+        cdef int h
+        for h in range(j + 1, self.clen[i]):
+            if not self._on(self.cols[i][h], self.cols[i][h - 1]):
+                return False
+        return True
+
+    cdef int _up_from(self, int t) noexcept:
+        """The safe foundation move for the top B of column t: B up; or, with one deck, when
+        B's twin A is safe to go up and lies face up under a pile (and B is not safe, or A
+        is the twin of lower suit, so exchanged positions make the same move), that pile
+        onto B and A up (rule 12). 1 if played, 0 if not, -1 when the op stack cannot grow."""
+        cdef int b = self.cols[t][self.clen[t] - 1], fb = self._fits_found(b), a, fa, s, j
+        cdef bint safe_b = fb >= 0 and self._safe_up(b)
+        cdef KMove m
+        if self.decks == 1:
+            a = twin_of(b)
+            fa = self._fits_found(a)
+            if fa >= 0 and (not safe_b or a < b) and self._safe_up(a):
+                for s in range(self.ncols):
+                    for j in range(self.cdown[s], self.clen[s] - 1):
+                        if self.cols[s][j] == a and self._run_from(s, j):
+                            m.kind = T2T
+                            m.a = s
+                            m.b = t
+                            m.n = self.clen[s] - 1 - j
+                            m.draws = 0
+                            m.pu = self.pu
+                            if self._play(m) != 0 or self._column_up(s, fa) != 0:
+                                return -1
+                            return 1
+        if safe_b:
+            return -1 if self._column_up(t, fb) != 0 else 1
         return 0
 
     cdef void _undo_to(self, int height) noexcept:
