@@ -2,6 +2,7 @@
 
 class KlondikeKernel:
     nodes: int
+    back: bool
     max_depth: int
     restart_depth: int
 

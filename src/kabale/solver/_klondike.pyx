@@ -237,7 +237,8 @@ init_keys()
 
 
 cdef class KlondikeKernel:
-    cdef int ncols, draw, passes, decks, back, empty_any, nfound, total
+    cdef int ncols, draw, passes, decks, empty_any, nfound, total
+    cdef public bint back  # the klondike.py driver may search without foundation-to-tableau moves first
     cdef uint8_t cols[MAXC][MAXL]
     cdef int clen[MAXC]
     cdef int cdown[MAXC]

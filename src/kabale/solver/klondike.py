@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import time
+
 from ..core import Game
 from ..core.cards import Card
 from ._klondike import KlondikeKernel
 from .driver import drive
 
+# share of the limits for the search without foundation-to-tableau moves (back=true only)
+WITHOUT_BACK = 0.3
 # kernel op kinds (see _klondike.pyx)
 T2T, T2F, W2T, W2F, F2T = range(5)
 
@@ -46,7 +50,23 @@ def notation(ops: list[tuple[int, int, int, int, int]]) -> list[str]:
 
 def run_klondike(game: Game, max_seconds: float, max_nodes: int,
                  table_mb: int) -> tuple[str, list[str], int]:
-    """(status, line in notation, nodes searched) for the game's current position."""
+    """(status, line in notation, nodes searched) for the game's current position.
+
+    When cards may come back from the foundations, a share of the limits first goes to a
+    search that never brings one back: far fewer positions, and a win it finds is a win of
+    the real game too (core replays it), though its "unsolvable" proves nothing here."""
     kernel = kernel_for(game, table_mb)
+    start = time.perf_counter()
+    if kernel.back:
+        kernel.back = False
+        status, ops = drive(kernel, max_seconds * WITHOUT_BACK,
+                            max(int(max_nodes * WITHOUT_BACK), 1) if max_nodes else 0)
+        kernel.back = True
+        if status == "solved":
+            return status, notation(ops), kernel.nodes
+        if max_nodes and kernel.nodes >= max_nodes:
+            return "unknown", [], kernel.nodes  # drive counts the nodes spent so far
+        if max_seconds:
+            max_seconds = max(max_seconds - (time.perf_counter() - start), 0.001)
     status, ops = drive(kernel, max_seconds, max_nodes)
     return status, notation(ops), kernel.nodes
