@@ -217,7 +217,8 @@ def twin_piles(state: State) -> bool:
     """Whether two face-up twins (same rank and colour) lie in columns and something lies on
     at least one of them: positions the kernel's rule 12 keys as one with the piles
     exchanged."""
-    face_up = {card: (i, j) for i, (pile, down) in enumerate(zip(state.columns, state.down))
+    face_up = {card: (i, j)
+               for i, (pile, down) in enumerate(zip(state.columns, state.down, strict=True))
                for j, card in enumerate(pile) if j >= down}
     for card, (i, j) in face_up.items():
         twin = Card(card.rank, Suit(3 - card.suit))  # spades-clubs, hearts-diamonds
