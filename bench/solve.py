@@ -1,6 +1,11 @@
 """Benchmark the solver over a range of deals (never part of the test pass/fail).
 
     python bench/solve.py klondike:draw=3,open=true --seeds 1-1000 --max-seconds 10 [--jobs 2]
+    python bench/solve.py spiderette --seeds 1-200 --max-seconds 0 --max-nodes 2000000
+
+With ``--max-nodes`` (and no time limit) the verdicts repeat exactly from run to run and
+machine to machine, so a change to the search can be compared deal by deal; time limits
+swing by a few deals with the load of the machine.
 
 Prints solved / unsolvable / unknown counts, the median, mean and 99th percentile of the
 seconds per deal, and the peak resident memory of the process (of the largest worker with
@@ -25,9 +30,10 @@ def parse_seeds(text: str) -> range:
     return range(int(first), int(last or first) + 1)
 
 
-def one(job: tuple[str, int, float, int]) -> tuple[int, str, float, int, int]:
-    variant, seed, max_seconds, memory = job
-    result = solve(Game.new(variant, seed), max_seconds=max_seconds, max_memory_mb=memory)
+def one(job: tuple[str, int, float, int | None, int]) -> tuple[int, str, float, int, int]:
+    variant, seed, max_seconds, max_nodes, memory = job
+    result = solve(Game.new(variant, seed), max_seconds=max_seconds or None,
+                   max_nodes=max_nodes, max_memory_mb=memory)
     peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return seed, result.status, result.seconds, result.nodes, peak_kb
 
@@ -36,12 +42,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("variant")
     parser.add_argument("--seeds", default="1-100", help="A-B, inclusive")
-    parser.add_argument("--max-seconds", type=float, default=10.0)
+    parser.add_argument("--max-seconds", type=float, default=10.0, help="0: no time limit")
+    parser.add_argument("--max-nodes", type=int, default=None,
+                        help="a position budget per deal: unlike time, the same on any machine")
     parser.add_argument("--max-memory-mb", type=int, default=512)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--verbose", action="store_true", help="one line per deal")
     args = parser.parse_args(argv)
-    jobs = [(args.variant, seed, args.max_seconds, args.max_memory_mb)
+    jobs = [(args.variant, seed, args.max_seconds, args.max_nodes, args.max_memory_mb)
             for seed in parse_seeds(args.seeds)]
     start = time.perf_counter()
     if args.jobs > 1:
@@ -57,7 +65,10 @@ def main(argv: list[str] | None = None) -> int:
         for seed, status, seconds, nodes, _ in rows:
             print(f"{seed:8d} {status:10s} {seconds:8.3f}s {nodes:12d} nodes")
     p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
-    print(f"{args.variant}  seeds {args.seeds}  max {args.max_seconds:g}s  jobs {args.jobs}")
+    limits = [f"{args.max_seconds:g}s"] if args.max_seconds else []
+    limits += [f"{args.max_nodes} nodes"] if args.max_nodes else []
+    print(f"{args.variant}  seeds {args.seeds}  max {' '.join(limits) or 'none'}  "
+          f"jobs {args.jobs}")
     print("  " + "  ".join(f"{k} {v} ({100 * v / len(rows):.1f}%)" for k, v in counts.items()))
     print(f"  seconds per deal: median {statistics.median(times):.4f}  "
           f"mean {statistics.fmean(times):.4f}  p99 {p99:.4f}  max {times[-1]:.3f}")
