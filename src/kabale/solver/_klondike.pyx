@@ -236,6 +236,7 @@ cdef void init_keys() noexcept:
 init_keys()
 
 
+
 cdef class KlondikeKernel:
     cdef int ncols, draw, passes, decks, empty_any, nfound, total
     cdef public bint back  # the klondike.py driver may search without foundation-to-tableau moves first
@@ -370,34 +371,10 @@ cdef class KlondikeKernel:
         return h
 
     cdef uint64_t _hash(self) noexcept:
-        """The position's key: as _plain_hash, and with one deck the piles lying on two
-        face-up twins count as exchangeable (rule 12): each column is cut above every
-        face-up card whose twin is face up too, and a piece above a cut is keyed by the
-        cut card's rank and colour only."""
+        """The position's key: _plain_hash, or with one deck twin_key (rule 12)."""
         if self.decks != 1:
             return self._plain_hash()
-        cdef uint64_t h = self.thash + self._found_key(), up = 0, seg, anchor
-        cdef int i, j, n, c, base, down
-        for i in range(self.ncols):
-            if self._run_from(i, self.cdown[i]):  # a constructed position may hold others
-                for j in range(self.cdown[i], self.clen[i]):
-                    up |= (<uint64_t>1) << self.cols[i][j]
-        for i in range(self.ncols):
-            n = self.clen[i]
-            down = self.cdown[i]
-            seg = 0
-            anchor = 0x51
-            base = 0
-            for j in range(n):
-                c = self.cols[i][j]
-                seg += KZ[j < down][j - base][c]
-                if j >= down and j < n - 1 and (up >> c) & (up >> twin_of(c)) & 1:
-                    h += mix64(seg + anchor)
-                    anchor = KCLS[2 * (c % 13) + red(c)]
-                    base = j + 1
-                    seg = 0
-            h += mix64(seg + anchor)
-        return h
+        return twin_key(self)
 
     cdef inline int _pending(self) noexcept:
         """Rule 9: the column of the card X just brought down from a foundation when the last
@@ -584,7 +561,7 @@ cdef class KlondikeKernel:
             return -1
         if m.kind == T2T and self.decks == 1 and self.ops[self.nops - 1].flip == 0 and \
                 self.clen[s] > self.cdown[s] and self.clen[m.b] > m.n and \
-                self._on(self.cols[m.b][self.clen[m.b] - m.n], self.cols[s][self.clen[s] - 1]):
+                lies_on(self.cols[m.b][self.clen[m.b] - m.n], self.cols[s][self.clen[s] - 1]):
             f = self._fits_found(self.cols[s][self.clen[s] - 1])
             if f >= 0 and self._column_up(s, f) != 0:
                 return -1
@@ -600,7 +577,7 @@ cdef class KlondikeKernel:
             progress = 0
             for s in range(self.ncols):
                 if self.clen[s] > self.cdown[s]:
-                    p = self._up_from(s)
+                    p = up_from(self, s)
                     if p < 0:
                         return -1
                     progress = progress or p
@@ -623,46 +600,6 @@ cdef class KlondikeKernel:
                             return -1
                         progress = 1
                         break
-        return 0
-
-    cdef inline bint _on(self, int c, int under) noexcept:
-        """Whether card c may lie on card ``under`` in a column."""
-        return rank_of(under) == rank_of(c) + 1 and red(under) != red(c)
-
-    cdef bint _run_from(self, int i, int j) noexcept:
-        """Whether column i from height j up descends in alternating colours."""
-        cdef int h
-        for h in range(j + 1, self.clen[i]):
-            if not self._on(self.cols[i][h], self.cols[i][h - 1]):
-                return False
-        return True
-
-    cdef int _up_from(self, int t) noexcept:
-        """The safe foundation move for the top B of column t: B up; or, with one deck, when
-        B's twin A is safe to go up and lies face up under a pile (and B is not safe, or A
-        is the twin of lower suit, so exchanged positions make the same move), that pile
-        onto B and A up (rule 12). 1 if played, 0 if not, -1 when the op stack cannot grow."""
-        cdef int b = self.cols[t][self.clen[t] - 1], fb = self._fits_found(b), a, fa, s, j
-        cdef bint safe_b = fb >= 0 and self._safe_up(b)
-        cdef KMove m
-        if self.decks == 1:
-            a = twin_of(b)
-            fa = self._fits_found(a)
-            if fa >= 0 and (not safe_b or a < b) and self._safe_up(a):
-                for s in range(self.ncols):
-                    for j in range(self.cdown[s], self.clen[s] - 1):
-                        if self.cols[s][j] == a and self._run_from(s, j):
-                            m.kind = T2T
-                            m.a = s
-                            m.b = t
-                            m.n = self.clen[s] - 1 - j
-                            m.draws = 0
-                            m.pu = self.pu
-                            if self._play(m) != 0 or self._column_up(s, fa) != 0:
-                                return -1
-                            return 1
-        if safe_b:
-            return -1 if self._column_up(t, fb) != 0 else 1
         return 0
 
     cdef void _undo_to(self, int height) noexcept:
@@ -707,6 +644,7 @@ cdef inline int suit_of_found(int f) noexcept nogil:
     return f & 3
 
 
+include "_klondike_twins.pxi"
 include "_klondike_gen.pxi"
 include "_klondike_search.pxi"
 include "_klondike_end.pxi"

@@ -1,0 +1,73 @@
+# Klondike kernel, rule 12 (included by _klondike.pyx after the kernel class): the table key
+# that counts piles exchanged between face-up twins as one position, and the safe foundation
+# move that keeps exchanged positions' moves alike.
+
+cdef inline bint lies_on(int c, int under) noexcept:
+    """Whether card c may lie on card ``under`` in a column."""
+    return rank_of(under) == rank_of(c) + 1 and red(under) != red(c)
+
+
+cdef bint run_from(KlondikeKernel k, int i, int j) noexcept:
+    """Whether column i from height j up descends in alternating colours."""
+    cdef int h
+    for h in range(j + 1, k.clen[i]):
+        if not lies_on(k.cols[i][h], k.cols[i][h - 1]):
+            return False
+    return True
+
+
+cdef uint64_t twin_key(KlondikeKernel k) noexcept:
+    """The key of a one-deck position: as _plain_hash, but each column whose face-up cards
+    form one run is cut above every face-up card whose twin lies face up in such a column
+    too, and a piece above a cut is keyed by the cut card's rank and colour only."""
+    cdef uint64_t h = k.thash + k._found_key(), up = 0, seg, anchor
+    cdef int i, j, n, c, base, down
+    for i in range(k.ncols):
+        if run_from(k, i, k.cdown[i]):  # a constructed position may hold other columns
+            for j in range(k.cdown[i], k.clen[i]):
+                up |= (<uint64_t>1) << k.cols[i][j]
+    for i in range(k.ncols):
+        n = k.clen[i]
+        down = k.cdown[i]
+        seg = 0
+        anchor = 0x51
+        base = 0
+        for j in range(n):
+            c = k.cols[i][j]
+            seg += KZ[j < down][j - base][c]
+            if j >= down and j < n - 1 and (up >> c) & (up >> twin_of(c)) & 1:
+                h += mix64(seg + anchor)
+                anchor = KCLS[2 * (c % 13) + red(c)]
+                base = j + 1
+                seg = 0
+        h += mix64(seg + anchor)
+    return h
+
+
+cdef int up_from(KlondikeKernel k, int t) noexcept:
+    """The safe foundation move for the top B of column t: B up; or, with one deck, when B's
+    twin A is safe to go up and lies face up under a run (and B is not safe, or A is the
+    twin of lower suit, so exchanged positions make the same move), that run onto B and A
+    up. 1 if played, 0 if not, -1 when the op stack cannot grow."""
+    cdef int b = k.cols[t][k.clen[t] - 1], fb = k._fits_found(b), a, fa, s, j
+    cdef bint safe_b = fb >= 0 and k._safe_up(b)
+    cdef KMove m
+    if k.decks == 1:
+        a = twin_of(b)
+        fa = k._fits_found(a)
+        if fa >= 0 and (not safe_b or a < b) and k._safe_up(a):
+            for s in range(k.ncols):
+                for j in range(k.cdown[s], k.clen[s] - 1):
+                    if k.cols[s][j] == a and run_from(k, s, j):
+                        m.kind = T2T
+                        m.a = s
+                        m.b = t
+                        m.n = k.clen[s] - 1 - j
+                        m.draws = 0
+                        m.pu = k.pu
+                        if k._play(m) != 0 or k._column_up(s, fa) != 0:
+                            return -1
+                        return 1
+    if safe_b:
+        return -1 if k._column_up(t, fb) != 0 else 1
+    return 0
