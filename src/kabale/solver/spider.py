@@ -23,11 +23,18 @@ from .klondike import code
 PHASE_SHARE = {"spiderette": 0.85, "spider": 0.9}
 # rounds of the phase search: (positions searched per phase, positions dealt on per phase);
 # narrow deep rounds (what 4-suit deals need) alternate with wide shallow ones (Spiderette)
-BEAM_ROUNDS = ((5_000, 4), (100_000, 1), (20_000, 8), (400_000, 2), (50_000, 16),
-               (200_000, 4), (1_000_000, 2), (100_000, 32), (400_000, 4), (200_000, 64),
-               (2_000_000, 2), (1_000_000, 4), (400_000, 16), (2_000_000, 8),
-               (50_000, 256), (50_000, 1024), (50_000, 4096), (100_000, 16_384),
-               (4_000_000, 50_000))  # last: a whole search if the phases are small
+_FIRST_ROUNDS = ((5_000, 4), (100_000, 1), (20_000, 8), (400_000, 2), (50_000, 16),
+                 (200_000, 4), (1_000_000, 2), (100_000, 32), (400_000, 4), (200_000, 64),
+                 (2_000_000, 2), (1_000_000, 4), (400_000, 16), (2_000_000, 8))
+BEAM_ROUNDS = {
+    "spider": _FIRST_ROUNDS + ((50_000, 256), (50_000, 1024), (50_000, 4096),
+                               (100_000, 16_384), (4_000_000, 50_000)),
+    # hard Spiderette deals have small phases and need many candidates, so its last rounds
+    # are wider and shallower (seeds 1-200 at 15M positions: 165 solved, against 160 with
+    # Spider's)
+    "spiderette": _FIRST_ROUNDS + ((20_000, 256), (20_000, 1024), (10_000, 4096),
+                                   (10_000, 16_384), (10_000, 65_536), (4_000_000, 50_000)),
+}  # the last round of each: a whole search if the phases are small
 # the score's weights (empty column, face-down card, card on the next rank in suit, out of
 # suit, on another card), changed from round to round: deals one set misjudges, another
 # often solves at once
@@ -49,7 +56,8 @@ def run_spider(game: Game, max_seconds: float, max_nodes: int,
     phases = SpiderPhases(*args, max(8, table_mb // 2), max(8, table_mb))
     share = PHASE_SHARE[game.variant.family]
     phase_nodes = max(1, int(max_nodes * share)) if max_nodes else 0
-    status, ops = phase_rounds(phases, max_seconds * share, phase_nodes)
+    status, ops = phase_rounds(phases, BEAM_ROUNDS[game.variant.family],
+                               max_seconds * share, phase_nodes)
     nodes = phases.nodes
     del phases  # free its pool before the exhaustive search allocates its own
     if status == SOLVED:
@@ -67,11 +75,13 @@ def run_spider(game: Game, max_seconds: float, max_nodes: int,
     return verdict, notation(ops), nodes + kernel.nodes
 
 
-def phase_rounds(phases: SpiderPhases, max_seconds: float, max_nodes: int) -> tuple[int, Any]:
-    """Beam rounds of the phase search within the limits (0 = none): (SOLVED, ops),
-    (UNSOLVABLE, None) when a round searched everything, else (STOPPED, None)."""
+def phase_rounds(phases: SpiderPhases, rounds: tuple[tuple[int, int], ...],
+                 max_seconds: float, max_nodes: int) -> tuple[int, Any]:
+    """The beam's ``rounds`` (budget, width) in turn, within the limits (0 = none):
+    (SOLVED, ops), (UNSOLVABLE, None) when a round searched everything, else (STOPPED,
+    None)."""
     deadline = time.perf_counter() + max_seconds if max_seconds else 0.0
-    for round_, (budget, width) in enumerate(BEAM_ROUNDS):
+    for round_, (budget, width) in enumerate(rounds):
         weigh(phases, WEIGHTS[round_ % len(WEIGHTS)])
         status, ops = beam(phases, budget, width, deadline, max_nodes)
         if status != FAILED:
@@ -95,10 +105,14 @@ def beam(phases: SpiderPhases, budget: int, width: int, deadline: float,
     (FAILED, None) when no position is left otherwise; (STOPPED, None) at a limit."""
     phases.new_round()
     layer: list[tuple[bytes, Chain]] = [(phases.start(), None)]
-    want = width if width > PER_SEARCH * 64 else min(width, PER_SEARCH)
     first = True
     exhaustive = True
     while layer:
+        # each search passes on its share of the width, and at least PER_SEARCH positions:
+        # the first phase has one search, which alone fills the beam (a winning line may
+        # start from the 282nd of 625 first-phase positions, Spiderette seed 112)
+        want = width if width > PER_SEARCH * 64 else \
+            max(min(width, PER_SEARCH), -(-width // len(layer)))
         found: dict[int, tuple[int, bytes, Chain]] = {}
         for state, line in layer:
             seconds, nodes = 0.0, 0
