@@ -111,7 +111,7 @@ cdef class SpiderBoard:
         self.slen = len(stock)
         for j in range(self.slen):
             self.S[j] = stock[j]
-        if table_init(&self.table, <uint64_t>table_mb * 1024 * 1024) != 0:
+        if table_init(&self.table, <uint64_t>table_mb * 1024 * 1024, True) != 0:
             raise MemoryError("cannot allocate the transposition table")
         self.mem_limit = <uint64_t>max(table_mb, 64) * 1024 * 1024
         self.mcap = 8192
