@@ -30,8 +30,8 @@ BEAM_ROUNDS = {
     "spider": _FIRST_ROUNDS + ((50_000, 256), (50_000, 1024), (50_000, 4096),
                                (100_000, 16_384), (4_000_000, 50_000)),
     # hard Spiderette deals have small phases and need many candidates, so its last rounds
-    # are wider and shallower (seeds 1-200 at 15M positions: 165 solved, against 160 with
-    # Spider's)
+    # are wider and shallower (seeds 1-200 at 15M positions: 165 solved, where Spider's
+    # rounds with a first phase held to 16 positions solved 160)
     "spiderette": _FIRST_ROUNDS + ((20_000, 256), (20_000, 1024), (10_000, 4096),
                                    (10_000, 16_384), (10_000, 65_536), (4_000_000, 50_000)),
 }  # the last round of each: a whole search if the phases are small
