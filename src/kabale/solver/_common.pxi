@@ -74,7 +74,8 @@ cdef int table_init(Table* t, uint64_t max_bytes, bint huge=False) noexcept:
     ``huge`` asks for transparent huge pages (Linux): a probe is a random access, and with
     4 KiB pages nearly every one also misses the TLB (Spiderette: 10M positions in 4.6-4.9 s
     instead of 5.8-6.7 s). It suits long searches only: the kernel zeroes a whole 2 MiB
-    page at its first touch, which quadrupled Klondike's median of 10 ms."""
+    page at its first touch, which quadrupled Klondike's median of 10 ms (Klondike moves
+    its table there only for a long search: table_rehome)."""
     cdef uint64_t buckets = 1024
     while buckets * 2 * 32 <= max_bytes:
         buckets *= 2
@@ -91,6 +92,24 @@ cdef int table_init(Table* t, uint64_t max_bytes, bint huge=False) noexcept:
 cdef inline void table_forget(Table* t) noexcept:
     """Start an empty table for a new search: change the salt, so no old entry matches."""
     t.salt = mix64(t.salt + <uint64_t>0x9E3779B97F4A7C15ULL)
+
+
+cdef int table_rehome(Table* t, bint huge) noexcept:
+    """Move the table to memory allocated as ``huge`` says, of the same size, forgetting its
+    entries (only ever costs time, see above). -1, with the table as it was, when no such
+    memory is to be had."""
+    cdef uint64_t nbytes = (t.mask + 1) * 4 * sizeof(uint64_t)
+    cdef uint64_t* keys
+    if t.huge == huge:
+        return 0
+    keys = <uint64_t*>kabale_table_alloc(nbytes, huge)
+    if keys == NULL:
+        return -1
+    kabale_table_release(t.keys, nbytes, t.huge)
+    t.keys = keys
+    t.huge = huge
+    t.stored = 0
+    return 0
 
 
 cdef void table_free(Table* t) noexcept:

@@ -627,6 +627,12 @@ cdef class KlondikeKernel:
             self.mlen = 0
         return status, ops
 
+    def huge_table(self):
+        """Move the table onto huge pages for a long search (see table_init); call it
+        between runs, as its entries are forgotten. Where that memory is not to be had the
+        table stays as it is."""
+        table_rehome(&self.table, True)
+
     cdef int _do_root(self) noexcept:
         """Play the safe foundation moves of the starting position (part of the line)."""
         return self._auto()
