@@ -94,11 +94,16 @@ cdef inline void table_forget(Table* t) noexcept:
     t.salt = mix64(t.salt + <uint64_t>0x9E3779B97F4A7C15ULL)
 
 
+cdef inline uint64_t table_bytes(Table* t) noexcept:
+    """The size of the table's bucket array."""
+    return (t.mask + 1) * 4 * sizeof(uint64_t)
+
+
 cdef int table_rehome(Table* t, bint huge) noexcept:
     """Move the table to memory allocated as ``huge`` says, of the same size, forgetting its
     entries (only ever costs time, see above). -1, with the table as it was, when no such
     memory is to be had."""
-    cdef uint64_t nbytes = (t.mask + 1) * 4 * sizeof(uint64_t)
+    cdef uint64_t nbytes = table_bytes(t)
     cdef uint64_t* keys
     if t.huge == huge:
         return 0
@@ -114,7 +119,7 @@ cdef int table_rehome(Table* t, bint huge) noexcept:
 
 cdef void table_free(Table* t) noexcept:
     if t.keys != NULL:
-        kabale_table_release(t.keys, (t.mask + 1) * 4 * sizeof(uint64_t), t.huge)
+        kabale_table_release(t.keys, table_bytes(t), t.huge)
         t.keys = NULL
 
 
