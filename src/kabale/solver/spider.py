@@ -21,24 +21,47 @@ from .klondike import code
 # share of the time (and of a node limit) for the phase search; the exhaustive search can
 # decide a Spiderette deal but hardly ever one of Spider's 104 cards
 PHASE_SHARE = {"spiderette": 0.85, "spider": 0.9}
-# rounds of the phase search: (positions searched per phase, positions dealt on per phase);
-# narrow deep rounds (what 4-suit deals need) alternate with wide shallow ones (Spiderette)
-_FIRST_ROUNDS = ((5_000, 4), (100_000, 1), (20_000, 8), (400_000, 2), (50_000, 16),
-                 (200_000, 4), (1_000_000, 2), (100_000, 32), (400_000, 4), (200_000, 64),
-                 (2_000_000, 2), (1_000_000, 4), (400_000, 16), (2_000_000, 8))
-BEAM_ROUNDS = {
-    "spider": _FIRST_ROUNDS + ((50_000, 256), (50_000, 1024), (50_000, 4096),
-                               (100_000, 16_384), (4_000_000, 50_000)),
-    # hard Spiderette deals have small phases and need many candidates, so its last rounds
-    # are wider and shallower (seeds 1-200 at 15M positions: 165 solved, where Spider's
-    # rounds with a first phase held to 16 positions solved 160)
-    "spiderette": _FIRST_ROUNDS + ((20_000, 256), (20_000, 1024), (10_000, 4096),
-                                   (10_000, 16_384), (10_000, 65_536), (4_000_000, 50_000)),
-}  # the last round of each: a whole search if the phases are small
 # the score's weights (empty column, face-down card, card on the next rank in suit, out of
-# suit, on another card), changed from round to round: deals one set misjudges, another
-# often solves at once
-WEIGHTS = ((60, 40, 20, 0, 6), (60, 25, 20, 0, 6), (60, 70, 20, 0, 6), (20, 40, 20, 0, 6))
+# suit, on another card; see SpiderBoard._rehash_col). Each round names its own: deals one
+# set misjudges, another often solves at once
+Weights = tuple[int, int, int, int, int]
+BALANCED: Weights = (60, 40, 20, 0, 6)
+FEW_TURNS: Weights = (60, 25, 20, 0, 6)      # turning cards matters less
+MANY_TURNS: Weights = (60, 70, 20, 0, 6)     # turning cards matters more
+FEW_SPACES: Weights = (20, 40, 20, 0, 6)     # empty columns matter less
+BREAKS: Weights = (60, 40, 20, 0, 15)        # a card on no next rank costs more
+NATURAL: Weights = (60, 40, 30, 10, 6)       # building out of suit counts too
+WEIGHTS = (BALANCED, FEW_TURNS, MANY_TURNS, FEW_SPACES, BREAKS, NATURAL)
+Round = tuple[int, int, Weights]  # positions searched per phase, dealt on per phase, weights
+
+
+def _cycled(sizes: tuple[tuple[int, int], ...]) -> tuple[Round, ...]:
+    """Rounds of the given sizes with the first four weight sets in turn."""
+    return tuple((budget, width, WEIGHTS[i % 4]) for i, (budget, width) in enumerate(sizes))
+
+
+# rounds of the phase search; the last of each family is a whole search if the phases are
+# small. Spider: narrow deep rounds (what 4-suit deals need) alternate with wide shallow ones.
+BEAM_ROUNDS: dict[str, tuple[Round, ...]] = {
+    "spider": _cycled((
+        (5_000, 4), (100_000, 1), (20_000, 8), (400_000, 2), (50_000, 16), (200_000, 4),
+        (1_000_000, 2), (100_000, 32), (400_000, 4), (200_000, 64), (2_000_000, 2),
+        (1_000_000, 4), (400_000, 16), (2_000_000, 8), (50_000, 256), (50_000, 1024),
+        (50_000, 4096), (100_000, 16_384), (4_000_000, 50_000))),
+    # Spiderette: an order chosen from a matrix of 78 rounds (13 sizes x 6 weight sets) run
+    # alone on its 44 hardest deals of seeds 1-200: wide shallow rounds of (20k, 256) and
+    # (100k, 32) solve most of them, and which weights a round uses decides some deals
+    "spiderette": (
+        (5_000, 4, BALANCED), (5_000, 4, MANY_TURNS), (100_000, 1, FEW_TURNS),
+        (20_000, 8, MANY_TURNS), (50_000, 16, NATURAL), (20_000, 256, FEW_SPACES),
+        (100_000, 32, NATURAL), (20_000, 256, FEW_TURNS), (1_000_000, 2, FEW_TURNS),
+        (50_000, 16, BREAKS), (200_000, 4, MANY_TURNS), (20_000, 256, MANY_TURNS),
+        (100_000, 32, BREAKS), (20_000, 1024, NATURAL), (20_000, 256, BREAKS),
+        (10_000, 4096, MANY_TURNS), (200_000, 4, NATURAL), (100_000, 32, FEW_TURNS),
+        (20_000, 1024, FEW_SPACES), (10_000, 16_384, FEW_TURNS), (400_000, 2, BALANCED),
+        (2_000_000, 2, MANY_TURNS), (400_000, 16, BALANCED), (10_000, 65_536, BALANCED),
+        (4_000_000, 50_000, BALANCED)),
+}
 SOLVED, FAILED, STOPPED, UNSOLVABLE = 1, 0, -1, 2
 # a winning line is kept as a chain (earlier chain, one phase's ops as 4 bytes a move)
 Chain = tuple["Chain", bytes] | None
@@ -75,21 +98,21 @@ def run_spider(game: Game, max_seconds: float, max_nodes: int,
     return verdict, notation(ops), nodes + kernel.nodes
 
 
-def phase_rounds(phases: SpiderPhases, rounds: tuple[tuple[int, int], ...],
+def phase_rounds(phases: SpiderPhases, rounds: tuple[Round, ...],
                  max_seconds: float, max_nodes: int) -> tuple[int, Any]:
-    """The beam's ``rounds`` (budget, width) in turn, within the limits (0 = none):
+    """The beam's ``rounds`` (budget, width, weights) in turn, within the limits (0 = none):
     (SOLVED, ops), (UNSOLVABLE, None) when a round searched everything, else (STOPPED,
     None)."""
     deadline = time.perf_counter() + max_seconds if max_seconds else 0.0
-    for round_, (budget, width) in enumerate(rounds):
-        weigh(phases, WEIGHTS[round_ % len(WEIGHTS)])
+    for budget, width, weights in rounds:
+        weigh(phases, weights)
         status, ops = beam(phases, budget, width, deadline, max_nodes)
         if status != FAILED:
             return status, ops
     return STOPPED, None
 
 
-def weigh(phases: SpiderPhases, weights: tuple[int, int, int, int, int]) -> None:
+def weigh(phases: SpiderPhases, weights: Weights) -> None:
     """Set the weights of the phase search's score (see SpiderBoard._rehash_col)."""
     (phases.w_empty, phases.w_hidden, phases.w_suited, phases.w_natural,
      phases.w_break) = weights
