@@ -44,12 +44,13 @@ def _cycled(sizes: tuple[tuple[int, int], ...], start: int = 0) -> tuple[Round, 
 # rounds of the phase search; the last of each family is a whole search if the phases are
 # small. Spider: narrow deep rounds (what 4-suit deals need) alternate with wide shallow ones.
 BEAM_ROUNDS: dict[str, tuple[Round, ...]] = {
-    # Spider 4 suits: one wide shallow round with FEW_SPACES, run alone, solved 14 of its
-    # 17 hardest deals of seeds 1-50 within 24M positions (4 of them unsolved in 60 s
-    # before), so it comes right after the cheap rounds
+    # Spider 4 suits: wide shallow rounds with FEW_SPACES come right after the cheap ones.
+    # Run alone, (20k, 256) solved 14 of the 17 hardest deals of seeds 1-50 within 24M
+    # positions (4 of them unsolved in 60 s before), and (10k, 512) two of the other three
+    # within 16M; with other weights neither solved those three
     "spider": _cycled((
         (5_000, 4), (100_000, 1), (20_000, 8), (400_000, 2), (50_000, 16), (200_000, 4)))
-    + ((20_000, 256, FEW_SPACES),)
+    + ((20_000, 256, FEW_SPACES), (10_000, 512, FEW_SPACES))
     + _cycled(((1_000_000, 2), (100_000, 32), (400_000, 4), (200_000, 64), (2_000_000, 2),
                (1_000_000, 4), (400_000, 16), (2_000_000, 8), (50_000, 256), (50_000, 1024),
                (50_000, 4096), (100_000, 16_384), (4_000_000, 50_000)), start=2),
