@@ -3,9 +3,9 @@
 Time is spent in two searches (see _spider.pyx). First a beam search over the phases (the
 play between two deals): each phase is searched best first (SpiderPhases.search) from the
 best positions the previous phase found, and the best of all the positions found there are
-dealt on. It finds wins fast but can only say "solved"; rounds widen the beam and the
-budget per phase. Then, with what is left, the exhaustive depth-first search (SpiderKernel
-through ``drive``), the only one that may answer "unsolvable".
+dealt on. It finds wins fast but can only say "solved" (or "unsolvable" after a round that
+cut nothing); rounds differ in width, budget per phase and score weights (BEAM_ROUNDS). Then,
+with what is left, the exhaustive depth-first search (SpiderKernel through ``drive``).
 """
 
 from __future__ import annotations
