@@ -28,7 +28,6 @@ from typing import Any
 from kabale import Game
 from kabale.solver import spider
 from kabale.solver._spider import SpiderPhases
-from kabale.solver.klondike import code
 
 NAMES = {getattr(spider, name): name for name in ("BALANCED", "FEW_TURNS", "MANY_TURNS",
                                                   "FEW_SPACES", "BREAKS", "NATURAL")}
@@ -38,12 +37,7 @@ Job = tuple[str, int, int, int, str, int]
 def run_alone(job: Job) -> dict[str, Any]:
     """One round alone on one deal (the Python layer's SpiderPhases with its default pool)."""
     variant, seed, budget, width, weights, max_nodes = job
-    game = Game.new(variant, seed)
-    s = game.state
-    phases = SpiderPhases(
-        bool(game.variant["strict"]), 52 if game.variant.family == "spiderette" else 104,
-        [[code(c) for c in col] for col in s.columns], list(s.down),
-        [code(c) for c in s.stock], len(s.foundations), 128, 256)
+    phases = SpiderPhases(*spider.kernel_args(Game.new(variant, seed)), 128, 256)
     spider.weigh(phases, getattr(spider, weights))
     status, _ = spider.beam(phases, budget, width, 0.0, max_nodes)
     return {"seed": seed, "budget": budget, "width": width, "weights": weights,

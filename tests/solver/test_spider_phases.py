@@ -16,7 +16,6 @@ from kabale import Game, State, parse_variant
 from kabale.core.cards import Card, parse_card
 from kabale.solver import spider
 from kabale.solver._spider import SpiderPhases
-from kabale.solver.klondike import code
 
 ROUNDS = [(3, 1), (40, 1), (200, 2), (1_000_000, 1_000_000)]
 VARIANTS = ["spider:suits=4", "spider:suits=2", "spiderette", "spiderette:suits=1",
@@ -24,11 +23,7 @@ VARIANTS = ["spider:suits=4", "spider:suits=2", "spiderette", "spiderette:suits=
 
 
 def phases_for(game: Game) -> SpiderPhases:
-    s = game.state
-    return SpiderPhases(bool(game.variant["strict"]),
-                        52 if game.variant.family == "spiderette" else 104,
-                        [[code(c) for c in col] for col in s.columns], list(s.down),
-                        [code(c) for c in s.stock], len(s.foundations), 16, 16)
+    return SpiderPhases(*spider.kernel_args(game), 16, 16)
 
 
 def wins_by(game: Game, ops: list[tuple[int, int, int, int]]) -> bool:

@@ -74,13 +74,19 @@ Chain = tuple["Chain", bytes] | None
 PER_SEARCH = 16  # positions one phase search passes on (more would be near-duplicates)
 
 
+def kernel_args(game: Game) -> tuple[bool, int, list[list[int]], list[int], list[int], int]:
+    """The kernels' first arguments for the game's current position: strict rule, cards in
+    the variant, columns, face-down counts, stock (card codes, bottom first), runs off."""
+    s = game.state
+    return (bool(game.variant["strict"]), 52 if game.variant.family == "spiderette" else 104,
+            [[code(c) for c in col] for col in s.columns], list(s.down),
+            [code(c) for c in s.stock], len(s.foundations))
+
+
 def run_spider(game: Game, max_seconds: float, max_nodes: int,
                table_mb: int) -> tuple[str, list[str], int]:
     """(status, line in notation, nodes searched) for the game's current position."""
-    s = game.state
-    args = (bool(game.variant["strict"]), 52 if game.variant.family == "spiderette" else 104,
-            [[code(c) for c in col] for col in s.columns], list(s.down),
-            [code(c) for c in s.stock], len(s.foundations))
+    args = kernel_args(game)
     start = time.perf_counter()
     phases = SpiderPhases(*args, max(8, table_mb // 2), max(8, table_mb))
     share = PHASE_SHARE[game.variant.family]
