@@ -41,8 +41,8 @@ def _cycled(sizes: tuple[tuple[int, int], ...], start: int = 0) -> tuple[Round, 
                  for i, (budget, width) in enumerate(sizes))
 
 
-# rounds of the phase search; the last of each family is a whole search if the phases are
-# small. Spider: narrow deep rounds (what 4-suit deals need) alternate with wide shallow ones.
+# rounds of the phase search, in an order measured with bench/beam_matrix.py (each round run
+# alone on the hardest deals); the last of each family is a whole search if phases are small
 BEAM_ROUNDS: dict[str, tuple[Round, ...]] = {
     # Spider 4 suits: wide shallow rounds with FEW_SPACES come right after the cheap ones.
     # Run alone, (20k, 256) solved 14 of the 17 hardest deals of seeds 1-50 within 24M
