@@ -221,6 +221,10 @@ cdef inline int twin_of(int c) noexcept nogil:
 # rank and colour (rule 12), filled once at import
 cdef uint64_t KZ[2][MAXL][52]
 cdef uint64_t KCLS[26]
+# Zobrist keys of the talon (waste size; card at a talon height) and of foundation heights
+cdef uint64_t KW[MAXT + 1]
+cdef uint64_t KT[MAXT][52]
+cdef uint64_t KF[2][4][14]
 
 
 cdef void init_keys() noexcept:
@@ -231,6 +235,15 @@ cdef void init_keys() noexcept:
                 KZ[d][j][c] = zkey(1 + d, j, c)
     for c in range(26):
         KCLS[c] = zkey(9, c, 0)
+    for j in range(MAXT + 1):
+        KW[j] = zkey(3, j, 0)
+    for j in range(MAXT):
+        for c in range(52):
+            KT[j][c] = zkey(4, j, c)
+    for d in range(2):
+        for j in range(4):
+            for c in range(14):
+                KF[d][j][c] = zkey(6 + d, j, c)
 
 
 init_keys()
@@ -244,6 +257,8 @@ cdef class KlondikeKernel:
     cdef int clen[MAXC]
     cdef int cdown[MAXC]
     cdef uint64_t colhash[MAXC]
+    cdef uint64_t colup[MAXC]   # bits of a column's face-up cards if they form one run (rule 12)
+    cdef bint colrun[MAXC]      # whether they do
     cdef uint8_t T[MAXT]
     cdef int tlen, wlen, pu
     cdef uint64_t thash
@@ -290,7 +305,7 @@ cdef class KlondikeKernel:
             self.cdown[i] = down[i]
             for j in range(self.clen[i]):
                 self.cols[i][j] = columns[i][j]
-            self._rehash_col(i)
+            col_rehash(self, i)
         for i in range(self.nfound):
             self.found[i] = found[i]
         self.tlen = 0
@@ -329,21 +344,14 @@ cdef class KlondikeKernel:
         free(self.frames)
 
     # ---------------------------------------------------------------- hashing
-    cdef void _rehash_col(self, int i) noexcept:
-        cdef uint64_t h = 0
-        cdef int j
-        for j in range(self.clen[i]):
-            h += KZ[j < self.cdown[i]][j][self.cols[i][j]]
-        self.colhash[i] = h
-
     cdef void _rehash_talon(self) noexcept:
         cdef int w = self.wlen
         if self.passes == 0 and (self.draw == 1 or w % self.draw == 0 or w == self.tlen):
             w = 0  # rule 6: positions on the draw cycle are one state
-        cdef uint64_t h = zkey(3, w, 0)
+        cdef uint64_t h = KW[w]
         cdef int j
         for j in range(self.tlen):
-            h += zkey(4, j, self.T[j])
+            h += KT[j][self.T[j]]
         if self.passes:
             h += zkey(5, self.pu, 0)
         self.thash = h
@@ -353,12 +361,12 @@ cdef class KlondikeKernel:
         cdef int i, lo, hi
         if self.decks == 1:
             for i in range(4):
-                h += zkey(6, i, self.found[i])
+                h += KF[0][i][self.found[i]]
         else:
             for i in range(4):
                 lo = min(self.found[i], self.found[i + 4])
                 hi = max(self.found[i], self.found[i + 4])
-                h += zkey(6, i, lo) + zkey(7, i, hi)
+                h += KF[0][i][lo] + KF[1][i][hi]
         return h
 
     cdef uint64_t _plain_hash(self) noexcept:
@@ -428,13 +436,6 @@ cdef class KlondikeKernel:
                 k = self.found[i]
         return k
 
-    cdef inline void _flip(self, int s, KMove* m) noexcept:
-        if self.clen[s] > 0 and self.cdown[s] == self.clen[s]:
-            self.cdown[s] -= 1
-            m.flip = 1
-        else:
-            m.flip = 0
-
     # ---------------------------------------------------------------- do / undo
     cdef int _push(self, KMove m) noexcept:
         cdef KMove* grown
@@ -453,26 +454,22 @@ cdef class KlondikeKernel:
         if m.kind == T2T:
             s = m.a
             t = m.b
+            p = self.clen[s] - m.n
             for j in range(m.n):
-                self.cols[t][self.clen[t] + j] = self.cols[s][self.clen[s] - m.n + j]
-            self.clen[t] += m.n
-            self.clen[s] -= m.n
-            self._flip(s, m)
-            self._rehash_col(s)
-            self._rehash_col(t)
+                col_put(self, t, self.cols[s][p + j])
+            for j in range(m.n):
+                col_take(self, s)
+            col_flip(self, s, m)
         elif m.kind == T2F:
             s = m.a
             self.found[m.b] += 1
-            self.clen[s] -= 1
-            self._flip(s, m)
-            self._rehash_col(s)
+            col_take(self, s)
+            col_flip(self, s, m)
         elif m.kind == F2T:
             t = m.b
             c = suit_of_found(m.a) * 13 + self.found[m.a] - 1
             self.found[m.a] -= 1
-            self.cols[t][self.clen[t]] = c
-            self.clen[t] += 1
-            self._rehash_col(t)
+            col_put(self, t, c)
             m.flip = 0
         else:  # waste play after draws: card T[p-1]
             p = m.a
@@ -486,10 +483,7 @@ cdef class KlondikeKernel:
             if m.kind == W2F:
                 self.found[m.b] += 1
             else:
-                t = m.b
-                self.cols[t][self.clen[t]] = c
-                self.clen[t] += 1
-                self._rehash_col(t)
+                col_put(self, m.b, c)
             self._rehash_talon()
             m.flip = 0
 
@@ -499,36 +493,28 @@ cdef class KlondikeKernel:
             s = m.a
             t = m.b
             if m.flip:
-                self.cdown[s] += 1
+                col_unflip(self, s)
+            p = self.clen[t] - m.n
             for j in range(m.n):
-                self.cols[s][self.clen[s] + j] = self.cols[t][self.clen[t] - m.n + j]
-            self.clen[s] += m.n
-            self.clen[t] -= m.n
-            self._rehash_col(s)
-            self._rehash_col(t)
+                col_put(self, s, self.cols[t][p + j])
+            for j in range(m.n):
+                col_take(self, t)
         elif m.kind == T2F:
             s = m.a
             if m.flip:
-                self.cdown[s] += 1
-            self.cols[s][self.clen[s]] = suit_of_found(m.b) * 13 + self.found[m.b] - 1
-            self.clen[s] += 1
+                col_unflip(self, s)
+            col_put(self, s, suit_of_found(m.b) * 13 + self.found[m.b] - 1)
             self.found[m.b] -= 1
-            self._rehash_col(s)
         elif m.kind == F2T:
-            t = m.b
-            self.clen[t] -= 1
+            col_take(self, m.b)
             self.found[m.a] += 1
-            self._rehash_col(t)
         else:
             p = m.a
             if m.kind == W2F:
                 c = suit_of_found(m.b) * 13 + self.found[m.b] - 1
                 self.found[m.b] -= 1
             else:
-                t = m.b
-                self.clen[t] -= 1
-                c = self.cols[t][self.clen[t]]
-                self._rehash_col(t)
+                c = col_take(self, m.b)
             memmove(&self.T[p], &self.T[p - 1], self.tlen - (p - 1))
             self.T[p - 1] = c
             self.tlen += 1
@@ -650,6 +636,7 @@ cdef inline int suit_of_found(int f) noexcept nogil:
     return f & 3
 
 
+include "_klondike_cols.pxi"
 include "_klondike_twins.pxi"
 include "_klondike_gen.pxi"
 include "_klondike_search.pxi"

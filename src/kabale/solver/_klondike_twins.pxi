@@ -16,18 +16,27 @@ cdef bint run_from(KlondikeKernel k, int i, int j) noexcept:
     return True
 
 
+cdef inline uint64_t twin_bits(uint64_t cards) noexcept:
+    """The bits of the twins of the cards in ``cards`` (S-C and H-D, 13 bits a suit)."""
+    cdef uint64_t suit = 0x1FFF
+    return ((cards & suit) << 39) | ((cards >> 39) & suit) | \
+        ((cards & (suit << 13)) << 13) | ((cards >> 13) & (suit << 13))
+
+
 cdef uint64_t twin_key(KlondikeKernel k) noexcept:
     """The key of a one-deck position: as _plain_hash, but each column whose face-up cards
     form one run is cut above every face-up card whose twin lies face up in such a column
     too, and a piece above a cut is keyed by the cut card's rank and colour only."""
-    cdef uint64_t h = k.thash + k._found_key(), up = 0, seg, anchor
+    cdef uint64_t h = k.thash + k._found_key(), up = 0, both, seg, anchor
     cdef int i, j, n, c, base, down
     for i in range(k.ncols):
-        if run_from(k, i, k.cdown[i]):  # a constructed position may hold other columns
-            for j in range(k.cdown[i], k.clen[i]):
-                up |= (<uint64_t>1) << k.cols[i][j]
+        up |= k.colup[i]
+    both = up & twin_bits(up)
     for i in range(k.ncols):
         n = k.clen[i]
+        if n == 0 or (k.colup[i] & both & ~((<uint64_t>1) << k.cols[i][n - 1])) == 0:
+            h += mix64(k.colhash[i] + 0x51)  # no cut: the plain column key
+            continue
         down = k.cdown[i]
         seg = 0
         anchor = 0x51
@@ -35,7 +44,7 @@ cdef uint64_t twin_key(KlondikeKernel k) noexcept:
         for j in range(n):
             c = k.cols[i][j]
             seg += KZ[j < down][j - base][c]
-            if j >= down and j < n - 1 and (up >> c) & (up >> twin_of(c)) & 1:
+            if j >= down and j < n - 1 and (both >> c) & 1:
                 h += mix64(seg + anchor)
                 anchor = KCLS[2 * (c % 13) + red(c)]
                 base = j + 1

@@ -1,0 +1,66 @@
+# Klondike kernel, the columns (included by _klondike.pyx after the kernel class): each
+# column's hash and, for rule 12, the bits of its face-up cards when they form one run, kept
+# up to date card by card as moves lay, take and turn cards.
+
+cdef void col_rehash(KlondikeKernel k, int i) noexcept:
+    """Compute column i's hash, run flag and face-up bits from scratch (at load, and when a
+    column that is not one run loses a card)."""
+    cdef uint64_t h = 0, up = 0
+    cdef int j, c
+    cdef bint run = True
+    for j in range(k.clen[i]):
+        c = k.cols[i][j]
+        h += KZ[j < k.cdown[i]][j][c]
+        if j >= k.cdown[i]:
+            up |= (<uint64_t>1) << c
+            if j > k.cdown[i] and not lies_on(c, k.cols[i][j - 1]):
+                run = False
+    k.colhash[i] = h
+    k.colrun[i] = run
+    k.colup[i] = up if run else 0
+
+cdef inline void col_put(KlondikeKernel k, int t, int c) noexcept:
+    """Lay card c face up on column t, keeping its hash and run bits."""
+    cdef int j = k.clen[t]
+    if k.colrun[t]:
+        if j > k.cdown[t] and not lies_on(c, k.cols[t][j - 1]):
+            k.colrun[t] = False
+            k.colup[t] = 0
+        else:
+            k.colup[t] |= (<uint64_t>1) << c
+    k.cols[t][j] = c
+    k.clen[t] = j + 1
+    k.colhash[t] += KZ[0][j][c]
+
+cdef inline int col_take(KlondikeKernel k, int s) noexcept:
+    """Take column s's top card, face up; return it."""
+    cdef int j = k.clen[s] - 1, c = k.cols[s][j]
+    k.clen[s] = j
+    if k.colrun[s]:
+        k.colhash[s] -= KZ[0][j][c]
+        k.colup[s] &= ~((<uint64_t>1) << c)
+    else:
+        col_rehash(k, s)  # what is left may be one run again
+    return c
+
+cdef inline void col_flip(KlondikeKernel k, int s, KMove* m) noexcept:
+    """Turn column s's top card when all its cards lie face down; m.flip says so."""
+    cdef int j, c
+    if k.clen[s] > 0 and k.cdown[s] == k.clen[s]:
+        j = k.cdown[s] - 1
+        c = k.cols[s][j]
+        k.cdown[s] = j
+        k.colhash[s] += KZ[0][j][c] - KZ[1][j][c]
+        k.colrun[s] = True
+        k.colup[s] = (<uint64_t>1) << c
+        m.flip = 1
+    else:
+        m.flip = 0
+
+cdef inline void col_unflip(KlondikeKernel k, int s) noexcept:
+    """Undo col_flip: column s's one face-up card lies face down again."""
+    cdef int j = k.cdown[s], c = k.cols[s][j]
+    k.colhash[s] += KZ[1][j][c] - KZ[0][j][c]
+    k.cdown[s] = j + 1
+    k.colrun[s] = True
+    k.colup[s] = 0
