@@ -227,6 +227,19 @@ def twin_piles(state: State) -> bool:
     return False
 
 
+def dominated_above_lowest(state: State) -> bool:
+    """Whether a foundation's top card is dominated (both foundations of the other colour at
+    its rank - 1 or more, the other one of its colour at rank - 2 or more) while some
+    foundation stands below its rank - 1: a card kernel rule 8 never brings back although
+    not every lower card is up."""
+    heights = [len(pile) for pile in state.foundations]  # suits S H D C
+    for suit, height in enumerate(heights):
+        if height and min(heights[suit ^ 1], heights[suit ^ 2]) >= height - 1 \
+                and heights[3 - suit] >= height - 2 and min(heights) < height - 1:
+            return True
+    return False
+
+
 @pytest.mark.parametrize("name", ["klondike:draw=3,open=true", "klondike:open=true",
                                   "klondike:back=false,open=true", "klondike:draw=3,passes=1"])
 def test_part_run_and_twin_rule_verdicts(name: str) -> None:
@@ -253,9 +266,33 @@ def test_part_run_and_twin_rule_verdicts(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", ["klondike:open=true", "klondike:draw=3,open=true"])
+def test_dominated_card_verdicts(name: str) -> None:
+    """Rule 8 (with back=true a dominated card goes up at once and never comes back) on
+    positions where it keeps up more than the cards above the lowest foundation: verdicts
+    match the brute force, wins and losses both."""
+    variant = parse_variant(name)
+    rng = random.Random("dominated " + name)
+    verdicts = {True: 0, False: 0}
+    tries = 0
+    while min(verdicts.values()) < CASES // 2:
+        tries += 1
+        assert tries < 500, f"too few won or lost positions: {verdicts}"
+        state = klondike_position(variant, rng) if tries % 2 else run_position(rng)
+        if not dominated_above_lowest(state):
+            continue
+        game = Game.from_position(variant, state)
+        truth = brute_force(game)
+        if truth is None:
+            continue
+        verdicts[truth] += 1
+        result = solve(game, max_seconds=None)
+        assert result.status == ("solved" if truth else "unsolvable"), (name, state)
+
+
+@pytest.mark.parametrize("name", ["klondike:open=true", "klondike:draw=3,open=true"])
 def test_back_needed_verdicts(name: str) -> None:
     """Positions won only by bringing a card back from a foundation (the back=false game is
-    lost): rule 8 (low cards go up at once, are never brought back) keeps those wins."""
+    lost): rule 8 (dominated cards go up at once and are never brought back) keeps those wins."""
     variant = parse_variant(name)
     without = parse_variant(name + ",back=false")
     rng = random.Random("back needed " + name)

@@ -75,21 +75,27 @@ reductions has been searched without a win):
    only moves piles between columns and adds A's foundation move where L made it, so rules
    1, 2 and 6 (about the stock, and about foundation moves made as soon as they are safe)
    apply to it as to L.
-8. Low cards with back=true (one deck). Let k be the lowest foundation height, so every
-   card of rank <= k is on a foundation. (a) A card of rank k+1 that fits its foundation goes
-   up at once (from a column; from the talon where rule 2 allows it). (b) A foundation card
-   of rank <= k+1 is never brought back to the tableau. Argument: take a winning line L from
-   the moment t the rule applies; call "window cards" the card sent up by (a) and every card
-   of rank <= k+1 brought down after t. Every other card has rank >= k+1 and could lie only
-   on a card of rank >= k+2, so no other card ever lies on a window card. Copy L leaving out
-   every move of a window card (they stay on their foundations): the piles of other cards
-   move as in L, minus window cards on their top, so every copied move is legal (a card a
-   window card covered in L is free in the copy; one turned up early has no moves L needs
-   it to lack, as L never moves a card that lies face down); a foundation move of another
-   card needs its lower cards, window ones included, up in L, so the copy's foundation
-   stands at the same height then; the copy wins where L does. The copy makes no move (b)
-   forbids, and (a) keeps it playable: k never drops, since only cards of rank >= k+2 come
-   back down, so a card sent up by (a) never comes back and nothing loops.
+8. Dominated cards with back=true (one deck). Call a card X of rank r dominated when both
+   foundations of the other colour hold r-1 or more and the other foundation of X's colour
+   holds r-2 or more. (a) A dominated card that fits its foundation goes up at once (from
+   a column; from the talon where rule 2 allows it). (b) A dominated card on top of its
+   foundation is never brought back to the tableau. Argument: take a winning line L from
+   the moment t at which X is dominated and fits (or tops) its foundation; call "window
+   cards" X and every card of the other colour of rank <= r-1 and of X's colour of rank
+   <= r-2 (of X's suit, <= r-1): at t all of them but X are on foundations. A card that
+   lies on a window card is one too (on a card of X's colour and rank <= r lies one of the
+   other colour and rank <= r-1; on one of the other colour and rank <= r-1, one of X's
+   colour and rank <= r-2), so no other card ever lies on a window card. Copy L leaving
+   out every move of a window card after t (they stay on their foundations, X goes up at
+   t): the piles of other cards move as in L, minus window cards on their top, so every
+   copied move is legal (a card a window card covered in L is free in the copy; one turned
+   up early has no moves L needs it to lack, as L never moves a card that lies face down);
+   a foundation move of another card needs its lower cards, window ones included, up in L,
+   so the copy's foundation stands at the same height then; the copy wins where L does.
+   In the copy the window cards never come down, so X stays dominated and never comes
+   back: repeating the copy at the first move (a) or (b) would change ends in a winning
+   line that keeps (a) and (b). (Rule 8 with back=false is rule 2's classic rule, which
+   asks less: there no card ever comes back.)
 9. Foundation-to-tableau (F2T) moves only just in time. Call a move a trigger of an F2T
    move m of card X (from foundation f) if it places a card onto X, moves X alone (to a
    column), or is another F2T move (for instance of the next card of f). After m the
@@ -109,9 +115,11 @@ reductions has been searched without a win):
    which forbids only bringing down f's next card (a trigger, so none happens) and allows
    X's successor up (never used); every other pile, target and flip is L's. The copy's
    position at u equals L's. The copy keeps rules 1-8: the stock is untouched; with one
-   deck X has rank >= k+2 at m and at u (rule 8(b), and X would have gone up at once by
-   8(a) had f become the lowest foundation at X-1 while X lay free), so f's extra card
-   changes neither k nor any rule 2/8 safe move, and X in the tableau is never safe to go
+   deck X is not dominated from m to u (rule 8(b) at m; after it 8(a) would have sent X
+   up, as it lies free), and a card that f's extra card makes dominated would make X
+   dominated too (it is X's successor, or of the other colour and rank X+1, or X's twin
+   suit's X+2, each of which needs X's other foundations high enough for X), so f's extra
+   card changes no rule 2/8 safe move, and X in the tableau is never safe to go
    up (with two decks only ranks <= 2 are auto-safe, and a 2 brought down goes straight
    back: a repeated position); rule 7's card left behind is never X. T1 lowers the number
    of F2T moves; T2 applied to the last F2T not followed by a trigger fixes it and breaks
@@ -420,7 +428,7 @@ cdef class KlondikeKernel:
         if r <= 2:
             return True
         if self.back:
-            return self.decks == 1 and r - 1 <= self._min_found()  # rule 8
+            return self.decks == 1 and self._dominated(c)  # rule 8
         for s in range(4):
             if red(s * 13) != red(c):
                 if self.found[s] < r - 1:
@@ -429,12 +437,12 @@ cdef class KlondikeKernel:
                     return False
         return True
 
-    cdef inline int _min_found(self) noexcept:
-        cdef int i, k = self.found[0]
-        for i in range(1, 4):
-            if self.found[i] < k:
-                k = self.found[i]
-        return k
+    cdef inline bint _dominated(self, int c) noexcept:
+        """Rule 8 (one deck): both foundations of the other colour hold c's rank - 1 or
+        more, and the other foundation of c's colour its rank - 2 or more."""
+        cdef int s = suit_of(c), need = rank_of(c) - 1
+        return self.found[s ^ 1] >= need and self.found[s ^ 2] >= need and \
+            self.found[3 - s] >= need - 1
 
     # ---------------------------------------------------------------- do / undo
     cdef int _push(self, KMove m) noexcept:

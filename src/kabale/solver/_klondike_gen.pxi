@@ -132,11 +132,12 @@ cdef int gen_moves(KlondikeKernel k) noexcept:
                 return -1
     # foundation to tableau
     if k.back:
-        lo = k._min_found() + 1 if k.decks == 1 else 0
         for f in range(k.nfound):
-            if k.found[f] <= lo:
-                continue  # rule 8 (and nothing to bring back from an empty foundation)
+            if k.found[f] == 0:
+                continue
             c = suit_of_found(f) * 13 + k.found[f] - 1
+            if k.decks == 1 and k._dominated(c):
+                continue  # rule 8
             empty_done = 0
             for t in range(k.ncols):
                 if k.clen[t] == 0:
