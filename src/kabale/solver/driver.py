@@ -33,13 +33,14 @@ class Kernel(Protocol):
     def run(self, max_nodes: int, max_seconds: float, noise: int = 0) -> tuple[int, Any]: ...
 
 
-def drive(kernel: Kernel, max_seconds: float, max_nodes: int) -> tuple[str, Any]:
-    """Run restarts then the exhaustive search within the limits (0 = none); returns the
-    status word and the kernel's line (empty unless solved)."""
+def drive(kernel: Kernel, max_seconds: float, max_nodes: int,
+          restarts: int = RESTARTS) -> tuple[str, Any]:
+    """Run up to ``restarts`` restarts then the exhaustive search within the limits (0 =
+    none); returns the status word and the kernel's line (empty unless solved)."""
     start = time.perf_counter()
     restart_nodes = int(max_nodes * RESTART_SHARE) if max_nodes else 0
     budget = FIRST_BUDGET
-    for attempt in range(1, RESTARTS + 1):
+    for attempt in range(1, restarts + 1):
         if max_nodes:
             budget = min(budget, restart_nodes - kernel.nodes)
             if budget < FIRST_BUDGET // 4:
