@@ -389,7 +389,7 @@ def test_f2t_positions(name: str, case: str) -> None:
     assert sum(m.startswith("f") for m in result.moves) >= needed
 
 
-# Rule 9 in draw 1 with unlimited passes (a waste card goes to the tableau only right before
+# Rule 13 in draw 1 with unlimited passes (a waste card goes to the tableau only right before
 # a card lands on it): 6H from the talon onto 7C, 5S (talon, or foundation with back=true)
 # onto 6H, then 4D onto 5S turns 3D. With back=false both talon plays are needed in a row.
 WASTE_POSITIONS = [("4S 4H 2D 4C", ["|7C", "3D|4D"], "6H 5S"),

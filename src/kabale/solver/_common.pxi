@@ -123,6 +123,17 @@ cdef void table_free(Table* t) noexcept:
         t.keys = NULL
 
 
+cdef inline bint table_seen(Table* t, uint64_t key) noexcept nogil:
+    """True if key is stored (the table is left as it was)."""
+    key = mix64(key ^ t.salt) | 1
+    cdef uint64_t* b = t.keys + ((key >> 2) & t.mask) * 4
+    cdef int i
+    for i in range(4):
+        if b[i] == key:
+            return True
+    return False
+
+
 cdef inline bint table_seen_or_add(Table* t, uint64_t key) noexcept nogil:
     """True if key is stored; otherwise store it (evicting one entry of a full bucket)."""
     key = mix64(key ^ t.salt) | 1  # 0 marks an empty slot

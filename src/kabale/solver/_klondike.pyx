@@ -172,6 +172,28 @@ reductions has been searched without a win):
    both twins could go up safely, the one of lower suit goes first, whichever is
    covered, so exchanged positions make the same safe moves. Positions with a pending
    card of rule 9 keep the plain key (no pieces): they share a key only with equal ones.
+13. Talon plays to the tableau only just in time (draw 1, unlimited passes). There every
+   talon card can be played at any time, before and after (rule 6), so a talon play is as
+   free to wait as a card on a foundation is in rule 9. After a talon play of a card X to a
+   column, the search generates only moves that place a card onto X, move X alone, or bring
+   a card down from a foundation (every other move, talon plays included, is left out
+   there); the table key records X then. Argument: take a winning line L that keeps rules
+   1-12, and a talon play m of X followed by a move u that is none of those. Make u first
+   and m right after it: u does not touch X (a pile that holds X is moved without it, and m
+   then lays X on the same card at its new place), and X in the talon is no less free than
+   X on top of a column (u = X to its foundation becomes X's talon play to it; X in the
+   talon goes up by rule 2 exactly when X on a column top would). The card Y that X lies on
+   is never safe to go up while X is off its foundation (rules 2 and 8 would need X's suit
+   at X's rank; an Ace played onto a 2 goes straight up, and after safe foundation moves no
+   restriction applies, which only searches more), so the copy makes L's safe moves. Each
+   exchange moves a talon play later, and rule 9's steps move a foundation-to-tableau move
+   later or leave two moves out, so applying both (a talon play now followed by a move that
+   is no trigger of an F2T move before it is exchanged again) ends in a winning line that
+   keeps rules 9 and 13. Pending cards of rules 9 and 13 limit the moves, so a pending
+   position whose plain position is in the table (searched without a win, or on the current
+   path) is skipped: any win from it is a win from the plain one. Rule 12's key serves rule
+   13's pending positions too: exchanging the piles on two twins maps the moves onto X to
+   the moves onto X.
 Score is ignored: it does not affect which moves are legal.
 """
 
@@ -399,12 +421,24 @@ cdef class KlondikeKernel:
             return self.ops[self.nops - 1].b
         return -1
 
+    cdef inline int _played(self) noexcept:
+        """Rule 13 (draw 1, unlimited passes): the column of the card just played from the
+        talon to the tableau when that was the last operation, else -1."""
+        if self.draw == 1 and self.passes == 0 and self.nops > 0 and \
+                self.ops[self.nops - 1].kind == W2T:
+            return self.ops[self.nops - 1].b
+        return -1
+
     cdef uint64_t _key(self) noexcept:
-        """The table key: the position, and rule 9's pending card (it limits the moves)."""
+        """The table key: the position, and rule 9's or rule 13's pending card (it limits
+        the moves)."""
         cdef int p = self._pending()
-        if p < 0:
-            return self._hash()
-        return self._plain_hash() + zkey(8, self.cols[p][self.clen[p] - 1], 0)
+        if p >= 0:
+            return self._plain_hash() + zkey(8, self.cols[p][self.clen[p] - 1], 0)
+        p = self._played()
+        if p >= 0:
+            return self._hash() + zkey(10, self.cols[p][self.clen[p] - 1], 0)
+        return self._hash()
 
     # ---------------------------------------------------------------- rules helpers
     cdef inline int _fits_found(self, int c) noexcept:

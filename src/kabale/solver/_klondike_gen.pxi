@@ -1,6 +1,6 @@
 # Klondike kernel, move generation (included by _klondike.pyx after the kernel class):
 # every move of the current position, best first, with the reductions of rules 1, 3, 4, 7,
-# 8(b) and 9 (see the module docstring).
+# 8(b), 9 and 13 (see the module docstring).
 
 cdef int add_move(KlondikeKernel k, int kind, int a, int b, int n, int draws, int pu, int prio) noexcept:
     cdef KMove* grown
@@ -50,7 +50,9 @@ cdef int gen_moves(KlondikeKernel k) noexcept:
     cdef int start = k.mlen, s, t, i, c, f, lo, top, need, w, pu, draws, redeals, j, empty_done
     cdef uint8_t seen[MAXT + 1]
     cdef KMove tmp
-    cdef int pend = k._pending()
+    cdef int pend = k._pending(), played = k._played()
+    if played >= 0:
+        pend = played  # rule 13: only moves onto the card just played
     # tableau to foundation (not safe ones: those were played already)
     for s in range(k.ncols if pend < 0 else 0):
         if k.clen[s] > k.cdown[s]:

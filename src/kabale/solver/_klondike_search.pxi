@@ -58,6 +58,9 @@ cdef tuple search(KlondikeKernel k, long long max_nodes, double max_seconds):
                 <uint64_t>k.cap_frames * sizeof(Frame)
             if used > k.mem_limit:
                 return -2, []
+        if (k._pending() >= 0 or k._played() >= 0) and table_seen(&k.table, k._hash()):
+            k._undo_to(rc)  # the same position without the pending card's limits was seen
+            continue
         if table_seen_or_add(&k.table, k._key()):
             k._undo_to(rc)
             continue
