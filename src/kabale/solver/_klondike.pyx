@@ -232,52 +232,7 @@ cdef struct Frame:
     int32_t ops_base
 
 
-cdef inline int rank_of(int c) noexcept nogil:
-    return c % 13 + 1
-
-cdef inline int suit_of(int c) noexcept nogil:
-    return c // 13
-
-cdef inline int red(int c) noexcept nogil:
-    cdef int s = c // 13
-    return s == 1 or s == 2
-
-cdef inline int twin_of(int c) noexcept nogil:
-    """The other card of c's rank and colour (suits S H D C: S-C and H-D)."""
-    return (3 - c // 13) * 13 + c % 13
-
-
-# Zobrist keys of a column card (face down?, height in its piece, card) and of a cut card's
-# rank and colour (rule 12), filled once at import
-cdef uint64_t KZ[2][MAXL][52]
-cdef uint64_t KCLS[26]
-# Zobrist keys of the talon (waste size; card at a talon height) and of foundation heights
-cdef uint64_t KW[MAXT + 1]
-cdef uint64_t KT[MAXT][52]
-cdef uint64_t KF[2][4][14]
-
-
-cdef void init_keys() noexcept:
-    cdef int d, j, c
-    for d in range(2):
-        for j in range(MAXL):
-            for c in range(52):
-                KZ[d][j][c] = zkey(1 + d, j, c)
-    for c in range(26):
-        KCLS[c] = zkey(9, c, 0)
-    for j in range(MAXT + 1):
-        KW[j] = zkey(3, j, 0)
-    for j in range(MAXT):
-        for c in range(52):
-            KT[j][c] = zkey(4, j, c)
-    for d in range(2):
-        for j in range(4):
-            for c in range(14):
-                KF[d][j][c] = zkey(6 + d, j, c)
-
-
-init_keys()
-
+include "_klondike_cards.pxi"
 
 
 cdef class KlondikeKernel:
@@ -672,10 +627,6 @@ cdef class KlondikeKernel:
             out.append((self.ops[i].kind, self.ops[i].a, self.ops[i].b, self.ops[i].n,
                         self.ops[i].draws))
         return out
-
-
-cdef inline int suit_of_found(int f) noexcept nogil:
-    return f & 3
 
 
 include "_klondike_cols.pxi"
