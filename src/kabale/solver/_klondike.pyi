@@ -3,6 +3,7 @@
 class KlondikeKernel:
     nodes: int
     back: bool
+    commute: bool
     max_depth: int
     restart_depth: int
 

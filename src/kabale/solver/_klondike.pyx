@@ -194,6 +194,23 @@ reductions has been searched without a win):
    path) is skipped: any win from it is a win from the plain one. Rule 12's key serves rule
    13's pending positions too: exchanging the piles on two twins maps the moves onto X to
    the moves onto X.
+14. Commuting moves once (partial-order reduction: sleep sets one level deep). Two moves
+   of a position P commute when they change disjoint columns and foundations, are not both
+   talon plays, and neither brings a card down (rule 9) nor leaves a pending card (rule 13).
+   When the search made x from P alone (no safe foundation move or other operation followed
+   it) and then made u, commuting with x, from P alone, it leaves x out of P.u's moves.
+   Argument: the cards after x then u lie as after u then x; as neither x nor u made a safe
+   move, the safe moves after x at P.u are those after u at P.x (the same cards before
+   them, and they depend only on the cards), so P.u.x and P.x.u are one position, and u is
+   made at P.x (its columns, foundation and talon are as at P; with one deck x cannot make
+   the card u leaves behind (rule 7) fit or not fit; a move into an empty column may go to
+   another empty column, the same position by rule 3). The search still reaches every
+   position it reached before: order the expansions of positions by their start; at P.u a
+   kept move's position is reached from there, and x's is the position of u at P.x, which
+   was reached before P.u was (x was made first), so its expansion (there, or an earlier
+   one of the same key when the table turned P.x away) started before P.u's and, by
+   induction, reaches all its successors. Only moves that the parent itself made are left
+   out (a move left out in turn there gives no such earlier expansion).
 Score is ignored: it does not affect which moves are legal.
 """
 
@@ -222,6 +239,7 @@ cdef struct KMove:
     uint8_t flip       # filled in when applied: a face-down card was turned
     uint8_t old_wlen
     uint8_t old_pu
+    uint8_t done       # set once made in the search: 1 alone, 2 followed by more ops (rule 14)
     int16_t prio
 
 
@@ -238,6 +256,7 @@ include "_klondike_cards.pxi"
 cdef class KlondikeKernel:
     cdef int ncols, draw, passes, decks, empty_any, nfound, total
     cdef public bint back  # the klondike.py driver may search without foundation-to-tableau moves first
+    cdef public bint commute  # rule 14 (on unless a test compares without it)
     cdef uint8_t cols[MAXC][MAXL]
     cdef int clen[MAXC]
     cdef int cdown[MAXC]
@@ -277,6 +296,7 @@ cdef class KlondikeKernel:
         self.passes = passes
         self.decks = decks
         self.back = back
+        self.commute = True
         self.empty_any = empty_any
         self.ncols = len(columns)
         self.nfound = len(found)

@@ -1,6 +1,6 @@
 # Klondike kernel, move generation (included by _klondike.pyx after the kernel class):
 # every move of the current position, best first, with the reductions of rules 1, 3, 4, 7,
-# 8(b), 9 and 13 (see the module docstring).
+# 8(b), 9, 13 and 14 (see the module docstring).
 
 cdef int add_move(KlondikeKernel k, int kind, int a, int b, int n, int draws, int pu, int prio) noexcept:
     cdef KMove* grown
@@ -18,6 +18,7 @@ cdef int add_move(KlondikeKernel k, int kind, int a, int b, int n, int draws, in
     m.draws = draws
     m.pu = pu
     m.prio = prio
+    m.done = 0
     if k.noise:
         k.rng ^= k.rng << 13
         k.rng ^= k.rng >> 7
@@ -158,3 +159,59 @@ cdef int gen_moves(KlondikeKernel k) noexcept:
             j -= 1
         k.mbuf[j + 1] = tmp
     return 0
+
+
+cdef inline uint64_t touched(KMove* m) noexcept:
+    """Rule 14: bits of the columns (0-8) and foundations (16-23) a move changes; all bits
+    for a foundation-to-tableau move (never commuted)."""
+    if m.kind == T2T:
+        return (<uint64_t>1 << m.a) | (<uint64_t>1 << m.b)
+    if m.kind == T2F:
+        return (<uint64_t>1 << m.a) | (<uint64_t>1 << (16 + m.b))
+    if m.kind == W2T:
+        return <uint64_t>1 << m.b
+    if m.kind == W2F:
+        return <uint64_t>1 << (16 + m.b)
+    return ~(<uint64_t>0)
+
+
+cdef inline bint leaves_no_pending(KlondikeKernel k, KMove* m) noexcept:
+    """Rule 14: m is no foundation-to-tableau move (rule 9) and no talon play to the tableau
+    that rule 13 makes pending."""
+    return m.kind != F2T and not (m.kind == W2T and k.draw == 1 and k.passes == 0)
+
+
+cdef inline bint same_move(KMove* a, KMove* b) noexcept:
+    return a.kind == b.kind and a.a == b.a and a.b == b.b and a.n == b.n and \
+        a.draws == b.draws and a.pu == b.pu
+
+
+cdef void drop_commuted(KlondikeKernel k, Frame* parent, Frame* fr) noexcept:
+    """Rule 14: leave out of the frame fr, the moves after the parent frame's current move
+    u, every move that the parent made alone (no further ops) before u and that commutes
+    with u (disjoint columns and foundations, not both talon plays, no pending card)."""
+    cdef KMove* u = &k.mbuf[parent.next - 1]
+    cdef KMove* x
+    cdef uint64_t busy
+    cdef int i, j, kept
+    cdef bint talon_u, drop
+    if u.done != 1 or not leaves_no_pending(k, u):
+        return
+    busy = touched(u)
+    talon_u = u.kind == W2T or u.kind == W2F
+    kept = fr.start
+    for i in range(fr.start, fr.end):
+        x = &k.mbuf[i]
+        drop = False
+        if (touched(x) & busy) == 0 and leaves_no_pending(k, x) and \
+                not (talon_u and (x.kind == W2T or x.kind == W2F)):
+            for j in range(parent.start, parent.next - 1):
+                if k.mbuf[j].done == 1 and same_move(x, &k.mbuf[j]):
+                    drop = True
+                    break
+        if not drop:
+            if kept != i:
+                k.mbuf[kept] = k.mbuf[i]
+            kept += 1
+    fr.end = kept
+    k.mlen = kept

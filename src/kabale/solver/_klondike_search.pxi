@@ -44,6 +44,7 @@ cdef tuple search(KlondikeKernel k, long long max_nodes, double max_seconds):
         rc = k.nops
         if k._do(m) != 0:
             return -2, []
+        k.mbuf[fr.next - 1].done = 1 if k.nops - rc == 1 else 2  # rule 14
         k.nodes += 1
         if won(k) or trivially_won(k):
             if finish(k) != 0:
@@ -84,3 +85,5 @@ cdef tuple search(KlondikeKernel k, long long max_nodes, double max_seconds):
             return -2, []
         fr.next = fr.start
         fr.end = k.mlen
+        if k.commute:
+            drop_commuted(k, &k.frames[depth - 1], fr)
