@@ -177,6 +177,7 @@ def test_auto_finish_can_be_stopped_and_wins(server: LiveServer, page: Page,
     page.goto(f"{server.url}/?game=autofinish-game")
     page.wait_for_selector("body[data-ready='1']")
     page.get_by_role("button", name="Stop").click()
+    page.evaluate("window.kabale.idle()")  # a move sent before the click may still land
     stopped = body(page)["observation"]["moves_made"]
     page.wait_for_timeout(700)
     assert body(page)["observation"]["moves_made"] == stopped < 16

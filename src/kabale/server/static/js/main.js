@@ -374,4 +374,5 @@ async function boot() {
 boot();
 
 // A read-only hook for tests and tools: the last body the server sent.
-window.kabale = { body: () => S.body };
+// for tests: the current body, and a promise of the moment every queued request is answered
+window.kabale = { body: () => S.body, idle: () => S.queue };
