@@ -431,6 +431,26 @@ def test_f2t_positions(name: str, case: str) -> None:
     assert sum(m.startswith("f") for m in result.moves) >= needed
 
 
+# Rules 9 and 13 together: 6C from the talon onto 7H, 5H down onto it, 6D from the talon
+# onto 7S, 5S down onto it, 4H down onto 5S, and 3C onto 4H turns 4D (the rest follows). The
+# two chains must interleave: right after a card is brought down, a talon play of a card of
+# its rank is needed (the kernel called this position lost in draw 1 before rule 9 counted
+# such moves as triggers).
+INTERLEAVED = ("5S 5H 3D AC", ["6S 6H 5D 5C 4C 2C 4D|3C", "|7S", "|7H"], "6C 6D")
+
+
+@pytest.mark.parametrize("name", ["klondike:open=true", "klondike:draw=3,open=true",
+                                  "klondike:open=true,passes=3"])
+def test_interleaved_chains(name: str) -> None:
+    tops, columns, stock = INTERLEAVED
+    game = Game.from_position(name, endgame(tops, columns, stock))
+    assert brute_force(game) is True
+    assert f2t_brute_force(game, 2) is False  # 5H, 5S and 4H all come down
+    result = solve(game, max_seconds=None)
+    assert result.status == "solved", name
+    assert wins(game, result.moves)
+
+
 # Rule 13 in draw 1 with unlimited passes (a waste card goes to the tableau only right before
 # a card lands on it): 6H from the talon onto 7C, 5S (talon, or foundation with back=true)
 # onto 6H, then 4D onto 5S turns 3D. With back=false both talon plays are needed in a row.

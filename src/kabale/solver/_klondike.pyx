@@ -96,39 +96,47 @@ reductions has been searched without a win):
    back: repeating the copy at the first move (a) or (b) would change ends in a winning
    line that keeps (a) and (b). (Rule 8 with back=false is rule 2's classic rule, which
    asks less: there no card ever comes back.)
-9. Foundation-to-tableau (F2T) moves only just in time. Call a move a trigger of an F2T
-   move m of card X (from foundation f) if it places a card onto X, moves X alone (to a
-   column), or is another F2T move (for instance of the next card of f). After m the
-   search generates only triggers of m (so X to its foundation, any other foundation
-   move, any waste play that does not land on X and any pile move that neither lands on X
-   nor is X alone are left out there); the table key records X then (the same cards with
-   X pending allow fewer moves). Argument:
-   take a winning line L that keeps rules 1-8. (T1) If X goes back up before any trigger
-   of m (nothing placed on X, X not moved alone, no F2T move in between), leave out m and
-   that move: X waits on f.
+9. Cards brought back, and talon cards (rule 13), only just in time. Call JIT moves the
+   foundation-to-tableau (F2T) moves and, in draw 1 with unlimited passes, the talon plays
+   to the tableau (rule 13). A trigger of a JIT move m of a card X of rank r is a move that
+   places a card onto X, moves X alone (to a column), or is a JIT move of a card of rank r
+   or r - 1 (for instance of the next card of X's foundation f). After m the search
+   generates only triggers of m; the table key records X then (the same cards with X
+   pending allow fewer moves). Argument: take a winning line L that keeps rules 1-8.
+   (T1) If X goes up before any trigger of m: for an F2T move leave out m and that move (X
+   waits on f); for a talon play make X's foundation move from the talon (rule 13).
    (T2) Otherwise let u be the first trigger of m after it; if u is not right after m, move
-   m to just before u, bringing X down to the card (or empty column) it lies on in L at u.
+   m to just before u, laying X on the card (or empty column) it lies on in L at u.
    Both copies are legal: between m and u (or X's return) X is the top of its column in L
    (nothing is placed on it) and lies on the same card, since it moves only inside a pile
    with the cards below it, which the copy moves without X (same first card, target and
    uncovered card); no move lands on X or takes X alone; f stands one higher in the copy,
-   which forbids only bringing down f's next card (a trigger, so none happens) and allows
-   X's successor up (never used); every other pile, target and flip is L's. The copy's
-   position at u equals L's. The copy keeps rules 1-8: the stock is untouched; with one
+   which forbids only bringing down f's next card (a JIT move of rank r - 1, a trigger, so
+   none happens) and allows X's successor up (never used); a JIT move of another rank in
+   between lays a card from another foundation or the talon on a card other than X; every
+   other pile, target and flip is L's. The copy's position at u equals L's.
+   The copy keeps rules 1-8: the stock is untouched; with one
    deck X is not dominated from m to u (rule 8(b) at m; after it 8(a) would have sent X
    up, as it lies free), and a card that f's extra card makes dominated would make X
    dominated too (it is X's successor, or of the other colour and rank X+1, or X's twin
    suit's X+2, each of which needs X's other foundations high enough for X), so f's extra
    card changes no rule 2/8 safe move, and X in the tableau is never safe to go
    up (with two decks only ranks <= 2 are auto-safe, and a 2 brought down goes straight
-   back: a repeated position); rule 7's card left behind is never X. T1 lowers the number
-   of F2T moves; T2 applied to the last F2T not followed by a trigger fixes it and breaks
-   no later one (the F2T just before u, if any, is now followed by m, an F2T; other moves
-   keep being triggers: a shortened pile has the same first card and target), so the last
-   such F2T moves strictly earlier in the line. So repeating T1 (when it applies) and T2
-   ends in a winning line in which every F2T move is followed by a trigger. The pending
-   card is known from the op stack alone (the last operation is an F2T move; when safe
-   foundation moves followed it no restriction is applied, which only searches more).
+   back: a repeated position); rule 7's card left behind is never X. T1 shortens the line.
+   T2, applied to the last JIT move not followed by a trigger, leaves m followed by u; the
+   moves between shift one place earlier and keep their successors, except the last one, v,
+   now followed by m. If v is a JIT move of a card of rank s, then u is a trigger of both,
+   so u's card has rank r or r - 1 (a card onto X, X itself, or a JIT move of such a card)
+   and also s or s - 1, while s is neither r nor r - 1 (v is no trigger of m): so s = r + 1,
+   and m, of rank s - 1, is a trigger of v. So every JIT move from m's new place on is
+   followed by a trigger, and the last one that is not lies strictly earlier. Repeating T1
+   (when it applies) and T2 ends in a winning line in which every JIT move is followed by
+   a trigger. (The ranks matter: every move that needs a JIT move of rank r lays or is a
+   card of rank r - 1. Counting every F2T move, but no talon play, as a trigger lost wins
+   in draw 1 where two chains of a talon play and a card brought down onto it interleave;
+   the tests' INTERLEAVED position is one.) The pending card is known from the op stack
+   alone (the last operation is a JIT move; when safe foundation moves followed it no
+   restriction is applied, which only searches more).
 10. Depth cap (``max_depth`` moves from the start, 0 = none; the driver caps only its
    restarts, at ``restart_depth``, 0 for now: restarts capped at 90 or 300 moves, 10 s per
    deal, won none of the deals the plain search leaves unknown). A depth-first search can wander thousands of moves deep
@@ -172,24 +180,17 @@ reductions has been searched without a win):
    both twins could go up safely, the one of lower suit goes first, whichever is
    covered, so exchanged positions make the same safe moves. Positions with a pending
    card of rule 9 keep the plain key (no pieces): they share a key only with equal ones.
-13. Talon plays to the tableau only just in time (draw 1, unlimited passes). There every
-   talon card can be played at any time, before and after (rule 6), so a talon play is as
-   free to wait as a card on a foundation is in rule 9. After a talon play of a card X to a
-   column, the search generates only moves that place a card onto X, move X alone, or bring
-   a card down from a foundation (every other move, talon plays included, is left out
-   there); the table key records X then. Argument: take a winning line L that keeps rules
-   1-12, and a talon play m of X followed by a move u that is none of those. Make u first
-   and m right after it: u does not touch X (a pile that holds X is moved without it, and m
-   then lays X on the same card at its new place), and X in the talon is no less free than
-   X on top of a column (u = X to its foundation becomes X's talon play to it; X in the
-   talon goes up by rule 2 exactly when X on a column top would). The card Y that X lies on
-   is never safe to go up while X is off its foundation (rules 2 and 8 would need X's suit
-   at X's rank; an Ace played onto a 2 goes straight up, and after safe foundation moves no
-   restriction applies, which only searches more), so the copy makes L's safe moves. Each
-   exchange moves a talon play later, and rule 9's steps move a foundation-to-tableau move
-   later or leave two moves out, so applying both (a talon play now followed by a move that
-   is no trigger of an F2T move before it is exchanged again) ends in a winning line that
-   keeps rules 9 and 13. Pending cards of rules 9 and 13 limit the moves, so a pending
+13. Talon plays to the tableau only just in time (draw 1, unlimited passes): they are JIT
+   moves of rule 9. There every talon card can be played at any time, before and after
+   (rule 6), so a talon play is as free to wait as a card on a foundation. Moving a talon
+   play m of X later (rule 9's T2) keeps the copy legal: a pile that holds X is moved
+   without it, and m then lays X on the same card at its new place; X in the talon is no
+   less free than X on top of a column (X in the talon goes up by rule 2 exactly when X on
+   a column top would, and T1 plays X to its foundation from the talon). The card Y that X
+   lies on is never safe to go up while X is off its foundation (rules 2 and 8 would need
+   X's suit at X's rank; an Ace played onto a 2 goes straight up, and after safe
+   foundation moves no restriction applies, which only searches more), so the copy makes
+   L's safe moves. Pending cards of rules 9 and 13 limit the moves, so a pending
    position whose plain position is in the table (searched without a win, or on the current
    path) is skipped: any win from it is a win from the plain one. Rule 12's key serves rule
    13's pending positions too: exchanging the piles on two twins maps the moves onto X to

@@ -27,6 +27,13 @@ cdef int add_move(KlondikeKernel k, int kind, int a, int b, int n, int draws, in
     k.mlen += 1
     return 0
 
+cdef inline bint pending_rank(KlondikeKernel k, int pend, int c) noexcept:
+    """Rules 9 and 13: card c has the rank of the pending card (the top of column pend) or
+    one less."""
+    cdef int r = rank_of(k.cols[pend][k.clen[pend] - 1])
+    return rank_of(c) == r or rank_of(c) == r - 1
+
+
 cdef int gen_talon_pos(KlondikeKernel k, int p, int draws, int pu, int pend) noexcept:
     cdef int c = k.T[p - 1], f, t, empty_done = 0
     f = k._fits_found(c)
@@ -38,8 +45,9 @@ cdef int gen_talon_pos(KlondikeKernel k, int p, int draws, int pu, int pend) noe
             if empty_done:
                 continue  # every empty column gives the same position (rule 3)
             empty_done = 1
-        if pend >= 0 and t != pend:
-            continue  # rule 9
+        if pend >= 0 and t != pend and not (k.draw == 1 and k.passes == 0 and
+                                            pending_rank(k, pend, c)):
+            continue  # rules 9 and 13
         if k._fits_col(c, t):
             if add_move(k, W2T, p, t, 1, draws, pu,
                          (30 if k.clen[t] == 0 else 60) - draws) != 0:
@@ -53,7 +61,7 @@ cdef int gen_moves(KlondikeKernel k) noexcept:
     cdef KMove tmp
     cdef int pend = k._pending(), played = k._played()
     if played >= 0:
-        pend = played  # rule 13: only moves onto the card just played
+        pend = played  # rule 13: the card just played is pending as in rule 9
     # tableau to foundation (not safe ones: those were played already)
     for s in range(k.ncols if pend < 0 else 0):
         if k.clen[s] > k.cdown[s]:
@@ -147,6 +155,8 @@ cdef int gen_moves(KlondikeKernel k) noexcept:
                     if empty_done:
                         continue  # rule 3
                     empty_done = 1
+                if pend >= 0 and t != pend and not pending_rank(k, pend, c):
+                    continue  # rules 9 and 13
                 if k._fits_col(c, t):
                     if add_move(k, F2T, f, t, 1, 0, 0, 5) != 0:
                         return -1
