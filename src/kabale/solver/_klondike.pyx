@@ -194,7 +194,11 @@ reductions has been searched without a win):
    position whose plain position is in the table (searched without a win, or on the current
    path) is skipped: any win from it is a win from the plain one. Rule 12's key serves rule
    13's pending positions too: exchanging the piles on two twins maps the moves onto X to
-   the moves onto X.
+   the moves onto X. Without foundation-to-tableau moves (back=false) a talon play of
+   another card is no trigger: a move that is a trigger of two talon plays then lays one
+   of their cards onto the other, and the copy plays that card there straight from the
+   talon, a shorter line (with back=true such a move may bring down the card below an
+   F2T move's card onto the other, which needs the rank clause).
 14. Commuting moves once (partial-order reduction: sleep sets one level deep). Two moves
    of a position P commute when they change disjoint columns and foundations, are not both
    talon plays, and neither brings a card down (rule 9) nor leaves a pending card (rule 13).

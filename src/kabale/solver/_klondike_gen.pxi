@@ -45,7 +45,7 @@ cdef int gen_talon_pos(KlondikeKernel k, int p, int draws, int pu, int pend) noe
             if empty_done:
                 continue  # every empty column gives the same position (rule 3)
             empty_done = 1
-        if pend >= 0 and t != pend and not (k.draw == 1 and k.passes == 0 and
+        if pend >= 0 and t != pend and not (k.back and k.draw == 1 and k.passes == 0 and
                                             pending_rank(k, pend, c)):
             continue  # rules 9 and 13
         if k._fits_col(c, t):
