@@ -11,7 +11,7 @@
 # 64-bit key (probability about n^2 / 2^65 for n stored states, below 1e-7 for 10^6 states);
 # we accept and document it.
 
-from libc.stdint cimport uint64_t, uint8_t, uint16_t, int16_t, int32_t
+from libc.stdint cimport uint64_t, uint8_t, int8_t, uint16_t, int16_t, int32_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memmove, memset, memcpy
 

@@ -34,24 +34,57 @@ cdef inline bint pending_rank(KlondikeKernel k, int pend, int c) noexcept:
     return rank_of(c) == r or rank_of(c) == r - 1
 
 
-cdef int gen_talon_pos(KlondikeKernel k, int p, int draws, int pu, int pend) noexcept:
-    cdef int c = k.T[p - 1], f, t, empty_done = 0
+cdef struct Targets:
+    int8_t cols[28][4]   # by (rank + 1) * 2 + red of a card: the columns it may go on, in order
+    int8_t count[28]
+    int8_t empty         # the first empty column, or -1
+
+
+cdef void find_targets(KlondikeKernel k, Targets* g) noexcept:
+    """The column tops of the position by rank and colour (a card goes on a top of its rank
+    + 1 and the other colour), and its first empty column."""
+    cdef int t, c, key
+    memset(g.count, 0, sizeof(g.count))
+    g.empty = -1
+    for t in range(k.ncols):
+        if k.clen[t] == 0:
+            if g.empty < 0:
+                g.empty = t
+            continue
+        c = k.cols[t][k.clen[t] - 1]
+        key = rank_of(c) * 2 + red(c)
+        g.cols[key][g.count[key]] = t
+        g.count[key] += 1
+
+
+cdef int gen_talon_pos(KlondikeKernel k, Targets* g, int p, int draws, int pu, int pend) noexcept:
+    cdef int c = k.T[p - 1], f, t, i, n = 0, key
+    cdef int8_t order[5]
     f = k._fits_found(c)
     if f >= 0 and pend < 0:
         if add_move(k, W2F, p, f, 1, draws, pu, 80 - draws) != 0:
             return -1
-    for t in range(k.ncols):
-        if k.clen[t] == 0:
-            if empty_done:
-                continue  # every empty column gives the same position (rule 3)
-            empty_done = 1
+    # the columns c fits, in column order (rule 3: only the first empty column)
+    key = (rank_of(c) + 1) * 2 + 1 - red(c)
+    if rank_of(c) < 13:
+        for i in range(g.count[key]):
+            order[n] = g.cols[key][i]
+            n += 1
+    if g.empty >= 0 and (k.empty_any or rank_of(c) == 13):
+        i = n
+        while i > 0 and order[i - 1] > g.empty:
+            order[i] = order[i - 1]
+            i -= 1
+        order[i] = g.empty
+        n += 1
+    for i in range(n):
+        t = order[i]
         if pend >= 0 and t != pend and not (k.back and k.draw == 1 and k.passes == 0 and
                                             pending_rank(k, pend, c)):
             continue  # rules 9 and 13
-        if k._fits_col(c, t):
-            if add_move(k, W2T, p, t, 1, draws, pu,
-                         (30 if k.clen[t] == 0 else 60) - draws) != 0:
-                return -1
+        if add_move(k, W2T, p, t, 1, draws, pu,
+                     (30 if k.clen[t] == 0 else 60) - draws) != 0:
+            return -1
     return 0
 
 cdef int gen_moves(KlondikeKernel k) noexcept:
@@ -59,6 +92,7 @@ cdef int gen_moves(KlondikeKernel k) noexcept:
     cdef int start = k.mlen, s, t, i, c, f, lo, top, need, w, pu, draws, redeals, j, empty_done
     cdef uint8_t seen[MAXT + 1]
     cdef KMove tmp
+    cdef Targets targets
     cdef int pend = k._pending(), played = k._played()
     if played >= 0:
         pend = played  # rule 13: the card just played is pending as in rule 9
@@ -120,9 +154,11 @@ cdef int gen_moves(KlondikeKernel k) noexcept:
     draws = 0
     redeals = 0
     memset(seen, 0, k.tlen + 1)
+    if k.tlen > 0:
+        find_targets(k, &targets)
     if w > 0:
         seen[w] = 1
-        if gen_talon_pos(k, w, 0, pu, pend) != 0:
+        if gen_talon_pos(k, &targets, w, 0, pu, pend) != 0:
             return -1
     while True:
         if w == k.tlen:
@@ -139,7 +175,7 @@ cdef int gen_moves(KlondikeKernel k) noexcept:
         draws += 1
         if not seen[w]:
             seen[w] = 1
-            if gen_talon_pos(k, w, draws, pu, pend) != 0:
+            if gen_talon_pos(k, &targets, w, draws, pu, pend) != 0:
                 return -1
     # foundation to tableau
     if k.back:
