@@ -93,6 +93,8 @@ cdef int gen_moves(KlondikeKernel k) noexcept:
     cdef uint8_t seen[MAXT + 1]
     cdef KMove tmp
     cdef Targets targets
+    cdef int trank[MAXC]
+    cdef int tred[MAXC]
     cdef int pend = k._pending(), played = k._played()
     if played >= 0:
         pend = played  # rule 13: the card just played is pending as in rule 9
@@ -105,14 +107,20 @@ cdef int gen_moves(KlondikeKernel k) noexcept:
                                     100 if k.clen[s] - 1 == k.cdown[s] else 70) != 0:
                 return -1
     # tableau to tableau
+    for t in range(k.ncols):
+        if k.clen[t] > 0:
+            c = k.cols[t][k.clen[t] - 1]
+            trank[t] = rank_of(c)
+            tred[t] = red(c)
     for s in range(k.ncols):
         if k.clen[s] == k.cdown[s]:
             continue
-        lo = k.clen[s] - 1
-        while lo > k.cdown[s] and rank_of(k.cols[s][lo - 1]) == rank_of(k.cols[s][lo]) + 1 \
-                and red(k.cols[s][lo - 1]) != red(k.cols[s][lo]):
-            lo -= 1
-        top = k.cols[s][k.clen[s] - 1]
+        if k.colrun[s]:
+            lo = k.cdown[s]  # the face-up cards form one run
+        else:
+            lo = k.clen[s] - 1
+            while lo > k.cdown[s] and lies_on(k.cols[s][lo], k.cols[s][lo - 1]):
+                lo -= 1
         empty_done = 0
         for t in range(k.ncols):
             if t == s:
@@ -131,13 +139,15 @@ cdef int gen_moves(KlondikeKernel k) noexcept:
                                      (90 + k.cdown[s]) if i == k.cdown[s] else 15) != 0:
                             return -1
                 continue
-            c = k.cols[t][k.clen[t] - 1]
-            need = rank_of(c) - 1
-            i = k.clen[s] - 1 - (need - rank_of(top))
-            if i < lo or i >= k.clen[s] or need < rank_of(top):
+            # the card of the run that fits t's top lies (t's rank - 1 - s's top rank) deeper
+            need = trank[t] - 1 - trank[s]
+            if need < 0:
                 continue
-            if red(k.cols[s][i]) == red(c):
+            i = k.clen[s] - 1 - need
+            if i < lo:
                 continue
+            if (tred[s] ^ (need & 1)) == tred[t]:
+                continue  # the colours alternate along the run
             if pend >= 0 and t != pend and not (s == pend and i == k.clen[s] - 1):
                 continue  # rule 9
             if i > lo and k.decks == 1 and k._fits_found(k.cols[s][i - 1]) < 0:
