@@ -409,15 +409,21 @@ cdef class KlondikeKernel:
             return self.ops[self.nops - 1].b
         return -1
 
-    cdef uint64_t _key(self) noexcept:
+    cdef uint64_t _key(self, uint64_t* plain) noexcept:
         """The table key: the position, and rule 9's or rule 13's pending card (it limits
-        the moves)."""
+        the moves). With a pending card, *plain is set to the key of the same position
+        without it (_hash); else to 0."""
         cdef int p = self._pending()
+        cdef uint64_t h
+        plain[0] = 0
         if p >= 0:
-            return self._plain_hash() + zkey(8, self.cols[p][self.clen[p] - 1], 0)
+            plain[0] = self._hash()
+            return self._plain_hash() + KP[0][self.cols[p][self.clen[p] - 1]]
         p = self._played()
         if p >= 0:
-            return self._hash() + zkey(10, self.cols[p][self.clen[p] - 1], 0)
+            h = self._hash()
+            plain[0] = h
+            return h + KP[1][self.cols[p][self.clen[p] - 1]]
         return self._hash()
 
     # ---------------------------------------------------------------- rules helpers

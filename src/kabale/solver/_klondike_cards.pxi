@@ -25,6 +25,8 @@ cdef uint64_t KCLS[26]
 cdef uint64_t KW[MAXT + 1]
 cdef uint64_t KT[MAXT][52]
 cdef uint64_t KF[2][4][14]
+# and of a pending card (rules 9 and 13)
+cdef uint64_t KP[2][52]
 
 
 cdef void init_keys() noexcept:
@@ -44,6 +46,9 @@ cdef void init_keys() noexcept:
         for j in range(4):
             for c in range(14):
                 KF[d][j][c] = zkey(6 + d, j, c)
+    for c in range(52):
+        KP[0][c] = zkey(8, c, 0)
+        KP[1][c] = zkey(10, c, 0)
 
 
 init_keys()

@@ -13,7 +13,7 @@ cdef tuple search(KlondikeKernel k, long long max_nodes, double max_seconds):
     cdef KMove m
     cdef double t0 = perf_counter()
     cdef double deadline = t0 + max_seconds if max_seconds > 0 else 1e300
-    cdef uint64_t used
+    cdef uint64_t used, key, plain
     k.cut = 0
     if buried(k):
         return 0, []
@@ -59,10 +59,13 @@ cdef tuple search(KlondikeKernel k, long long max_nodes, double max_seconds):
                 <uint64_t>k.cap_frames * sizeof(Frame)
             if used > k.mem_limit:
                 return -2, []
-        if (k._pending() >= 0 or k._played() >= 0) and table_seen(&k.table, k._hash()):
-            k._undo_to(rc)  # the same position without the pending card's limits was seen
-            continue
-        if table_seen_or_add(&k.table, k._key()):
+        key = k._key(&plain)
+        if plain != 0:
+            table_prefetch(&k.table, key)  # the two probes' cache misses overlap
+            if table_seen(&k.table, plain):
+                k._undo_to(rc)  # the same position without the pending card's limits was seen
+                continue
+        if table_seen_or_add(&k.table, key):
             k._undo_to(rc)
             continue
         if max_nodes > 0 and k.nodes >= max_nodes:
