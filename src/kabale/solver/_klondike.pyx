@@ -128,7 +128,7 @@ reductions has been searched without a win):
    now followed by m. If v is a JIT move of a card of rank s, then u is a trigger of both,
    so u's card has rank r or r - 1 (a card onto X, X itself, or a JIT move of such a card)
    and also s or s - 1, while s is neither r nor r - 1 (v is no trigger of m): so s = r + 1,
-   and m, of rank s - 1, is a trigger of v. So every JIT move from m's new place on is
+   and m, of rank s - 1, is a trigger of v. So every JIT move from m's old place on is
    followed by a trigger, and the last one that is not lies strictly earlier. Repeating T1
    (when it applies) and T2 ends in a winning line in which every JIT move is followed by
    a trigger. (The ranks matter: every move that needs a JIT move of rank r lays or is a
