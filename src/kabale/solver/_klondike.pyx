@@ -477,82 +477,9 @@ cdef class KlondikeKernel:
         self.nops += 1
         return 0
 
-    cdef void _apply(self, KMove* m) noexcept:
-        cdef int s, t, j, c, p
-        if m.kind == T2T:
-            s = m.a
-            t = m.b
-            p = self.clen[s] - m.n
-            for j in range(m.n):
-                col_put(self, t, self.cols[s][p + j])
-            for j in range(m.n):
-                col_take(self, s)
-            col_flip(self, s, m)
-        elif m.kind == T2F:
-            s = m.a
-            self.found[m.b] += 1
-            col_take(self, s)
-            col_flip(self, s, m)
-        elif m.kind == F2T:
-            t = m.b
-            c = suit_of_found(m.a) * 13 + self.found[m.a] - 1
-            self.found[m.a] -= 1
-            col_put(self, t, c)
-            m.flip = 0
-        else:  # waste play after draws: card T[p-1]
-            p = m.a
-            m.old_wlen = self.wlen
-            m.old_pu = self.pu
-            c = self.T[p - 1]
-            memmove(&self.T[p - 1], &self.T[p], self.tlen - p)
-            self.tlen -= 1
-            self.wlen = p - 1
-            self.pu = m.pu
-            if m.kind == W2F:
-                self.found[m.b] += 1
-            else:
-                col_put(self, m.b, c)
-            self._rehash_talon()
-            m.flip = 0
-
-    cdef void _undo(self, KMove* m) noexcept:
-        cdef int s, t, j, c, p
-        if m.kind == T2T:
-            s = m.a
-            t = m.b
-            if m.flip:
-                col_unflip(self, s)
-            p = self.clen[t] - m.n
-            for j in range(m.n):
-                col_put(self, s, self.cols[t][p + j])
-            for j in range(m.n):
-                col_take(self, t)
-        elif m.kind == T2F:
-            s = m.a
-            if m.flip:
-                col_unflip(self, s)
-            col_put(self, s, suit_of_found(m.b) * 13 + self.found[m.b] - 1)
-            self.found[m.b] -= 1
-        elif m.kind == F2T:
-            col_take(self, m.b)
-            self.found[m.a] += 1
-        else:
-            p = m.a
-            if m.kind == W2F:
-                c = suit_of_found(m.b) * 13 + self.found[m.b] - 1
-                self.found[m.b] -= 1
-            else:
-                c = col_take(self, m.b)
-            memmove(&self.T[p], &self.T[p - 1], self.tlen - (p - 1))
-            self.T[p - 1] = c
-            self.tlen += 1
-            self.wlen = m.old_wlen
-            self.pu = m.old_pu
-            self._rehash_talon()
-
     cdef int _play(self, KMove m) noexcept:
         """Apply m and push it on the op stack; -1 when the stack cannot grow."""
-        self._apply(&m)
+        apply_op(self, &m)
         return self._push(m)
 
     cdef int _column_up(self, int s, int f) noexcept:
@@ -619,7 +546,7 @@ cdef class KlondikeKernel:
     cdef void _undo_to(self, int height) noexcept:
         while self.nops > height:
             self.nops -= 1
-            self._undo(&self.ops[self.nops])
+            undo_op(self, &self.ops[self.nops])
 
     # ---------------------------------------------------------------- search
     def run(self, long long max_nodes, double max_seconds, int noise=0):
@@ -637,7 +564,7 @@ cdef class KlondikeKernel:
         if status != 1:
             while self.nops > 0:
                 self.nops -= 1
-                self._undo(&self.ops[self.nops])
+                undo_op(self, &self.ops[self.nops])
             self.mlen = 0
         return status, ops
 
@@ -661,6 +588,7 @@ cdef class KlondikeKernel:
 
 
 include "_klondike_cols.pxi"
+include "_klondike_ops.pxi"
 include "_klondike_twins.pxi"
 include "_klondike_gen.pxi"
 include "_klondike_search.pxi"
