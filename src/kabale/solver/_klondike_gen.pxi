@@ -89,7 +89,7 @@ cdef int gen_talon_pos(KlondikeKernel k, Targets* g, int p, int draws, int pu, i
 
 cdef int gen_moves(KlondikeKernel k) noexcept:
     """Append the moves of the current position to mbuf, best first. -1 on no memory."""
-    cdef int start = k.mlen, s, t, i, c, f, lo, top, need, w, pu, draws, redeals, j, empty_done
+    cdef int start = k.mlen, s, t, i, c, f, lo, need, w, pu, draws, redeals, j, empty_done
     cdef uint8_t seen[MAXT + 1]
     cdef KMove tmp
     cdef Targets targets
