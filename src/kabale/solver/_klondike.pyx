@@ -506,60 +506,7 @@ cdef class KlondikeKernel:
             f = self._fits_found(self.cols[s][self.clen[s] - 1])
             if f >= 0 and self._column_up(s, f) != 0:
                 return -1
-        return self._auto()
-
-    cdef uint64_t _fitting(self) noexcept:
-        """Bits of the cards that fit a foundation now (a card of the next rank)."""
-        cdef uint64_t bits = 0
-        cdef int f
-        for f in range(self.nfound):
-            if self.found[f] < 13:
-                bits |= (<uint64_t>1) << (suit_of_found(f) * 13 + self.found[f])
-        return bits
-
-    cdef int _auto(self) noexcept:
-        """Play every safe foundation move (rule 2), pushing each on the op stack. With one
-        deck a safe card covered by a pile that fits its twin, a column top, goes up too,
-        after moving the pile onto the twin (rule 12)."""
-        cdef int s, f, c, p, progress = 1
-        cdef uint64_t fit
-        cdef KMove a
-        while progress:
-            progress = 0
-            fit = self._fitting()
-            for s in range(self.ncols):
-                if self.clen[s] > self.cdown[s]:
-                    c = self.cols[s][self.clen[s] - 1]
-                    if not (fit >> c) & 1 and not (self.decks == 1 and (fit >> twin_of(c)) & 1):
-                        continue  # neither the top nor its twin can go up (up_from)
-                    p = up_from(self, s)
-                    if p < 0:
-                        return -1
-                    if p:
-                        progress = 1
-                        fit = self._fitting()
-            if self.draw == 1 and self.passes == 0:
-                for p in range(1, self.tlen + 1):
-                    c = self.T[p - 1]
-                    if not (fit >> c) & 1:
-                        continue
-                    f = self._fits_found(c)
-                    if f >= 0 and self._safe_up(c):
-                        a.kind = W2F
-                        a.a = p
-                        a.b = f
-                        a.n = 1
-                        if p >= self.wlen:
-                            a.draws = p - self.wlen
-                            a.pu = self.pu
-                        else:
-                            a.draws = self.tlen - self.wlen + 1 + p
-                            a.pu = self.pu + 1
-                        if self._play(a) != 0:
-                            return -1
-                        progress = 1
-                        break
-        return 0
+        return play_safe(self)
 
     cdef void _undo_to(self, int height) noexcept:
         while self.nops > height:
@@ -594,7 +541,7 @@ cdef class KlondikeKernel:
 
     cdef int _do_root(self) noexcept:
         """Play the safe foundation moves of the starting position (part of the line)."""
-        return self._auto()
+        return play_safe(self)
 
     cdef list _line(self):
         cdef int i

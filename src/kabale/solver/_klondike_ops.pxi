@@ -1,5 +1,5 @@
-# Klondike kernel, one operation applied and taken back (included by _klondike.pyx after
-# the kernel class): the do/undo of the depth-first search, on columns, foundations and talon.
+# Klondike kernel, one operation applied and taken back, and the safe foundation moves that
+# follow a move (included by _klondike.pyx after the kernel class).
 
 cdef void apply_op(KlondikeKernel k, KMove* m) noexcept:
     """Apply operation m to the kernel's state (recording in m what undo_op needs)."""
@@ -75,3 +75,57 @@ cdef void undo_op(KlondikeKernel k, KMove* m) noexcept:
         k.wlen = m.old_wlen
         k.pu = m.old_pu
         k._rehash_talon()
+
+
+cdef uint64_t fitting(KlondikeKernel k) noexcept:
+    """Bits of the cards that fit a foundation now (a card of the next rank)."""
+    cdef uint64_t bits = 0
+    cdef int f
+    for f in range(k.nfound):
+        if k.found[f] < 13:
+            bits |= (<uint64_t>1) << (suit_of_found(f) * 13 + k.found[f])
+    return bits
+
+cdef int play_safe(KlondikeKernel k) noexcept:
+    """Play every safe foundation move (rule 2), pushing each on the op stack. With one
+    deck a safe card covered by a pile that fits its twin, a column top, goes up too,
+    after moving the pile onto the twin (rule 12)."""
+    cdef int s, f, c, p, progress = 1
+    cdef uint64_t fit
+    cdef KMove a
+    while progress:
+        progress = 0
+        fit = fitting(k)
+        for s in range(k.ncols):
+            if k.clen[s] > k.cdown[s]:
+                c = k.cols[s][k.clen[s] - 1]
+                if not (fit >> c) & 1 and not (k.decks == 1 and (fit >> twin_of(c)) & 1):
+                    continue  # neither the top nor its twin can go up (up_from)
+                p = up_from(k, s)
+                if p < 0:
+                    return -1
+                if p:
+                    progress = 1
+                    fit = fitting(k)
+        if k.draw == 1 and k.passes == 0:
+            for p in range(1, k.tlen + 1):
+                c = k.T[p - 1]
+                if not (fit >> c) & 1:
+                    continue
+                f = k._fits_found(c)
+                if f >= 0 and k._safe_up(c):
+                    a.kind = W2F
+                    a.a = p
+                    a.b = f
+                    a.n = 1
+                    if p >= k.wlen:
+                        a.draws = p - k.wlen
+                        a.pu = k.pu
+                    else:
+                        a.draws = k.tlen - k.wlen + 1 + p
+                        a.pu = k.pu + 1
+                    if k._play(a) != 0:
+                        return -1
+                    progress = 1
+                    break
+    return 0
