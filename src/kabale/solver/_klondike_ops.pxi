@@ -86,6 +86,7 @@ cdef uint64_t fitting(KlondikeKernel k) noexcept:
             bits |= (<uint64_t>1) << (suit_of_found(f) * 13 + k.found[f])
     return bits
 
+
 cdef int play_safe(KlondikeKernel k) noexcept:
     """Play every safe foundation move (rule 2), pushing each on the op stack. With one
     deck a safe card covered by a pile that fits its twin, a column top, goes up too,
