@@ -268,6 +268,9 @@ cdef class KlondikeKernel:
     cdef uint64_t colhash[MAXC]
     cdef uint64_t colup[MAXC]   # bits of a column's face-up cards if they form one run (rule 12)
     cdef bint colrun[MAXC]      # whether they do
+    cdef uint64_t cut_hash[MAXC]  # twin_key's last cut column: its colhash, cut cards, key
+    cdef uint64_t cut_cards[MAXC]
+    cdef uint64_t cut_key[MAXC]
     cdef uint8_t T[MAXT]
     cdef int tlen, wlen, pu
     cdef uint64_t thash
@@ -308,6 +311,7 @@ cdef class KlondikeKernel:
         self.total = 52 * decks
         if self.ncols > MAXC or len(stock) + len(waste) > MAXT:
             raise ValueError("position too large for the Klondike kernel")
+        memset(self.cut_cards, 0, sizeof(self.cut_cards))
         for i in range(self.ncols):
             if len(columns[i]) > 104:
                 raise ValueError("column too long for the Klondike kernel")

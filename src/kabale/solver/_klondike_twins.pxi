@@ -27,30 +27,41 @@ cdef uint64_t twin_key(KlondikeKernel k) noexcept:
     """The key of a one-deck position: as _plain_hash, but each column whose face-up cards
     form one run is cut above every face-up card whose twin lies face up in such a column
     too, and a piece above a cut is keyed by the cut card's rank and colour only."""
-    cdef uint64_t h = k.thash + k._found_key(), up = 0, both, seg, anchor
-    cdef int i, j, n, c, base, down
+    cdef uint64_t h = k.thash + k._found_key(), up = 0, both, cut
+    cdef int i, n
     for i in range(k.ncols):
         up |= k.colup[i]
     both = up & twin_bits(up)
     for i in range(k.ncols):
         n = k.clen[i]
-        if n == 0 or (k.colup[i] & both & ~((<uint64_t>1) << k.cols[i][n - 1])) == 0:
+        cut = 0
+        if n > 0:
+            cut = k.colup[i] & both & ~((<uint64_t>1) << k.cols[i][n - 1])
+        if cut == 0:
             h += mix64(k.colhash[i] + 0x51)  # no cut: the plain column key
-            continue
-        down = k.cdown[i]
-        seg = 0
-        anchor = 0x51
-        base = 0
-        for j in range(n):
-            c = k.cols[i][j]
-            seg += KZ[j < down][j - base][c]
-            if j >= down and j < n - 1 and (both >> c) & 1:
-                h += mix64(seg + anchor)
-                anchor = KCLS[2 * (c % 13) + red(c)]
-                base = j + 1
-                seg = 0
-        h += mix64(seg + anchor)
+        elif k.cut_hash[i] == k.colhash[i] and k.cut_cards[i] == cut:
+            h += k.cut_key[i]  # the column and its cuts as the last time (most are)
+        else:
+            k.cut_hash[i] = k.colhash[i]
+            k.cut_cards[i] = cut
+            k.cut_key[i] = cut_column_key(k, i, cut)
+            h += k.cut_key[i]
     return h
+
+
+cdef uint64_t cut_column_key(KlondikeKernel k, int i, uint64_t cut) noexcept:
+    """Column i's share of twin_key, cut above the cards in ``cut``."""
+    cdef uint64_t h = 0, seg = 0, anchor = 0x51
+    cdef int j, c, base = 0, down = k.cdown[i]
+    for j in range(k.clen[i]):
+        c = k.cols[i][j]
+        seg += KZ[j < down][j - base][c]
+        if (cut >> c) & 1:
+            h += mix64(seg + anchor)
+            anchor = KCLS[2 * (c % 13) + red(c)]
+            base = j + 1
+            seg = 0
+    return h + mix64(seg + anchor)
 
 
 cdef int up_from(KlondikeKernel k, int t) noexcept:
