@@ -248,6 +248,13 @@ cdef struct KMove:
     int16_t prio
 
 
+cdef struct Scout:
+    uint64_t key       # the table key of the position the move leads to (with plain: _key)
+    uint64_t plain
+    int32_t nops       # operations the move made (the move and its safe foundation moves)
+    bint won
+
+
 cdef struct Frame:
     int32_t start
     int32_t next
@@ -280,6 +287,8 @@ cdef class KlondikeKernel:
     cdef int nops, cap_ops
     cdef KMove* mbuf
     cdef int mlen, mcap
+    cdef Scout* scouts  # by mbuf index: where each generated move leads (scout)
+    cdef int scap
     cdef Frame* frames
     cdef int cap_frames
     cdef public long long nodes
@@ -292,6 +301,7 @@ cdef class KlondikeKernel:
         self.table.keys = NULL
         self.ops = NULL
         self.mbuf = NULL
+        self.scouts = NULL
         self.frames = NULL
 
     def __init__(self, int draw, int passes, int decks, bint back, bint empty_any,
@@ -338,6 +348,7 @@ cdef class KlondikeKernel:
         self.cap_ops = 1024
         self.ops = <KMove*>malloc(self.cap_ops * sizeof(KMove))
         self.mcap = 8192
+        self.scap = 0
         self.mbuf = <KMove*>malloc(self.mcap * sizeof(KMove))
         self.cap_frames = 1024
         self.frames = <Frame*>malloc(self.cap_frames * sizeof(Frame))
@@ -355,6 +366,7 @@ cdef class KlondikeKernel:
         table_free(&self.table)
         free(self.ops)
         free(self.mbuf)
+        free(self.scouts)
         free(self.frames)
 
     # ---------------------------------------------------------------- hashing

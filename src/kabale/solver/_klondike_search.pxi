@@ -2,18 +2,48 @@
 # class): do/undo on the kernel's one state, a frame of generated moves per depth, the
 # table turning away positions seen before.
 
+cdef int scout(KlondikeKernel k, Frame* fr) noexcept:
+    """Make and take back each move of the frame, noting the key of the position it leads
+    to (and whether that is won), and start loading those keys' table buckets: the probes
+    then find them in cache, and a move to a position seen before is never made again.
+    -1 when memory runs out."""
+    cdef int i, rc
+    cdef Scout* grown
+    cdef Scout* sc
+    if k.scap < k.mlen:
+        grown = <Scout*>realloc(k.scouts, k.mcap * sizeof(Scout))
+        if grown == NULL:
+            return -1
+        k.scouts = grown
+        k.scap = k.mcap
+    for i in range(fr.start, fr.end):
+        sc = &k.scouts[i]
+        rc = k.nops
+        if k._do(k.mbuf[i]) != 0:
+            return -1
+        sc.nops = k.nops - rc
+        sc.won = won(k) or trivially_won(k)
+        if not sc.won:
+            sc.key = k._key(&sc.plain)
+            table_prefetch(&k.table, sc.key)
+            if sc.plain != 0:
+                table_prefetch(&k.table, sc.plain)
+        k._undo_to(rc)
+    return 0
+
+
 cdef tuple search(KlondikeKernel k, long long max_nodes, double max_seconds):
     """Search from the kernel's position. Returns (status, ops): status 1 solved,
     0 unsolvable, -1 node or time limit, -2 memory limit; ops the winning line as
     (kind, a, b, n, draws) tuples."""
-    cdef int depth = 0, rc
+    cdef int depth = 0, rc, i
     cdef long long steps = 0
     cdef Frame* fr
     cdef Frame* grown
-    cdef KMove m
+    cdef Scout* sc
     cdef double t0 = perf_counter()
     cdef double deadline = t0 + max_seconds if max_seconds > 0 else 1e300
-    cdef uint64_t used, key, plain
+    cdef uint64_t used
     k.cut = 0
     if buried(k):
         return 0, []
@@ -30,24 +60,24 @@ cdef tuple search(KlondikeKernel k, long long max_nodes, double max_seconds):
         return -2, []
     k.frames[0].next = k.frames[0].start
     k.frames[0].end = k.mlen
+    if scout(k, &k.frames[0]) != 0:
+        return -2, []
     while True:
         fr = &k.frames[depth]
         if fr.next >= fr.end:
             if depth == 0:
                 return (-1 if k.cut else 0), []
             k.mlen = fr.start
-            k._undo_to(fr.ops_base)
             depth -= 1
+            k._undo_to(k.frames[depth + 1].ops_base)
             continue
-        m = k.mbuf[fr.next]
+        i = fr.next
         fr.next += 1
-        rc = k.nops
-        if k._do(m) != 0:
-            return -2, []
-        k.mbuf[fr.next - 1].done = 1 if k.nops - rc == 1 else 2  # rule 14
+        sc = &k.scouts[i]
+        k.mbuf[i].done = 1 if sc.nops == 1 else 2  # rule 14
         k.nodes += 1
-        if won(k) or trivially_won(k):
-            if finish(k) != 0:
+        if sc.won:
+            if k._do(k.mbuf[i]) != 0 or finish(k) != 0:
                 return -2, []
             return 1, k._line()
         steps += 1
@@ -56,24 +86,21 @@ cdef tuple search(KlondikeKernel k, long long max_nodes, double max_seconds):
             if perf_counter() >= deadline:
                 return -1, []
             used = (<uint64_t>k.cap_ops + k.mcap) * sizeof(KMove) + \
-                <uint64_t>k.cap_frames * sizeof(Frame)
+                <uint64_t>k.scap * sizeof(Scout) + <uint64_t>k.cap_frames * sizeof(Frame)
             if used > k.mem_limit:
                 return -2, []
-        key = k._key(&plain)
-        if plain != 0:
-            table_prefetch(&k.table, key)  # the two probes' cache misses overlap
-            if table_seen(&k.table, plain):
-                k._undo_to(rc)  # the same position without the pending card's limits was seen
-                continue
-        if table_seen_or_add(&k.table, key):
-            k._undo_to(rc)
+        if sc.plain != 0 and table_seen(&k.table, sc.plain):
+            continue  # the same position without the pending card's limits was seen
+        if table_seen_or_add(&k.table, sc.key):
             continue
         if max_nodes > 0 and k.nodes >= max_nodes:
             return -1, []
         if k.max_depth > 0 and depth + 1 >= k.max_depth:
             k.cut = 1  # rule 10: too deep, back up; no "unsolvable" from this run
-            k._undo_to(rc)
             continue
+        rc = k.nops
+        if k._do(k.mbuf[i]) != 0:
+            return -2, []
         depth += 1
         if depth == k.cap_frames:
             grown = <Frame*>realloc(k.frames, 2 * k.cap_frames * sizeof(Frame))
@@ -90,3 +117,5 @@ cdef tuple search(KlondikeKernel k, long long max_nodes, double max_seconds):
         fr.end = k.mlen
         if k.commute:
             drop_commuted(k, &k.frames[depth - 1], fr)
+        if scout(k, fr) != 0:
+            return -2, []
