@@ -513,3 +513,49 @@ def test_buried_card_verdicts(case: int) -> None:
     truth = brute_force(game)
     assert truth is not None
     assert solve(game, max_seconds=None).status == ("solved" if truth else "unsolvable")
+
+
+@pytest.mark.parametrize("name", ["klondike:draw=3,open=true", "klondike:draw=3,passes=3",
+                                  "klondike:passes=1", "klondike:draw=3,passes=1,back=false"])
+def test_draw_one_relaxation_verdicts(name: str) -> None:
+    """The relaxation that draws one card at a time with unlimited passes (run_klondike)
+    wins every position the variant wins, so its "unsolvable" is the variant's: checked
+    against the brute force of the variant itself, including positions it proves lost."""
+    from kabale.solver.klondike import kernel_for
+
+    variant = parse_variant(name)
+    rng = random.Random("relaxed " + name)
+    checked = lost = 0
+    while checked < 3 * CASES:
+        game = Game.from_position(variant, klondike_position(variant, rng))
+        truth = brute_force(game)
+        if truth is None:
+            continue
+        checked += 1
+        kernel = kernel_for(game, 8)
+        kernel.relax(True)
+        status = kernel.run(0, 0.0)[0]
+        if truth:
+            assert status == 1, (name, game.state)
+        lost += status == 0
+    assert lost >= 1, "no position the relaxation proves lost"
+
+
+def test_draw_one_relaxation_on_a_lost_deal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Draw-3 deal 451 is lost drawing one card too, which takes far fewer positions to
+    prove; the kernel switches to the relaxation and back, and solve uses it."""
+    from kabale.solver import klondike
+
+    game = Game.new("klondike:draw=3,open=true", 451)
+    kernel = klondike.kernel_for(game, 16)
+    kernel.relax(True)
+    assert kernel.run(0, 0.0)[0] == 0
+    relaxed = kernel.nodes
+    kernel.relax(False)
+    assert kernel.run(0, 0.0)[0] == 0
+    assert relaxed * 10 < kernel.nodes - relaxed, (relaxed, kernel.nodes)
+    with_relaxation = solve(game, max_seconds=None)
+    monkeypatch.setattr(klondike, "RELAXED", 0)
+    without = solve(game, max_seconds=None)
+    assert with_relaxation.status == without.status == "unsolvable"
+    assert with_relaxation.nodes < without.nodes, (with_relaxation.nodes, without.nodes)

@@ -267,6 +267,7 @@ include "_klondike_cards.pxi"
 
 cdef class KlondikeKernel:
     cdef int ncols, draw, passes, decks, empty_any, nfound, total
+    cdef int rules_draw, rules_passes, rules_pu  # the variant's, while relax() is on
     cdef public bint back  # the klondike.py driver may search without foundation-to-tableau moves first
     cdef public bint commute  # rule 14 (on unless a test compares without it)
     cdef uint8_t cols[MAXC][MAXL]
@@ -341,6 +342,7 @@ cdef class KlondikeKernel:
             self.T[self.tlen] = c
             self.tlen += 1
         self.pu = passes_used
+        self.rules_draw, self.rules_passes, self.rules_pu = draw, passes, passes_used
         self._rehash_talon()
         if table_init(&self.table, <uint64_t>table_mb * 1024 * 1024) != 0:
             raise MemoryError("cannot allocate the transposition table")
@@ -534,20 +536,29 @@ cdef class KlondikeKernel:
         """One search from the loaded position with an empty table. ``noise`` > 0 adds a
         random 0..noise-1 to every move's priority (a restart with another order; seeded by
         noise, so runs repeat exactly); 0 keeps the plain order. max_nodes counts this run's
-        positions (0: no limit); max_seconds its time (0: no limit). Unless the result is
-        "solved" the kernel is back at the loaded position afterwards, ready to run again.
+        positions (0: no limit); max_seconds its time (0: no limit). The kernel is back at
+        the loaded position afterwards, ready to run again.
         Returns (status, ops) as _search."""
         cdef long long before = self.nodes
         table_forget(&self.table)
         self.noise = noise
         self.rng = mix64(<uint64_t>noise + 12345)
         status, ops = search(self, before + max_nodes if max_nodes > 0 else 0, max_seconds)
-        if status != 1:
-            while self.nops > 0:
-                self.nops -= 1
-                undo_op(self, &self.ops[self.nops])
-            self.mlen = 0
+        while self.nops > 0:
+            self.nops -= 1
+            undo_op(self, &self.ops[self.nops])
+        self.mlen = 0
         return status, ops
+
+    def relax(self, bint on):
+        """Search as if one card were drawn at a time with unlimited passes (on), or by the
+        variant's rules again (off). Call it between runs, at the loaded position; the
+        table is kept (see klondike.run_klondike)."""
+        if on:
+            self.draw, self.passes, self.pu = 1, 0, 0
+        else:
+            self.draw, self.passes, self.pu = self.rules_draw, self.rules_passes, self.rules_pu
+        self._rehash_talon()
 
     def huge_table(self):
         """Move the table onto huge pages for a long search (see table_init); call it
