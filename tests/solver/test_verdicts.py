@@ -559,3 +559,26 @@ def test_draw_one_relaxation_on_a_lost_deal(monkeypatch: pytest.MonkeyPatch) -> 
     without = solve(game, max_seconds=None)
     assert with_relaxation.status == without.status == "unsolvable"
     assert with_relaxation.nodes < without.nodes, (with_relaxation.nodes, without.nodes)
+
+
+@pytest.mark.parametrize(("seed", "loses"), [(451, True), (2, False)])
+def test_relaxation_forecast(seed: int, loses: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The relaxation runs only after its forecast (the relaxation without cards brought
+    back) proves the forecast lost: on draw-3 deal 451 (lost drawing one card too) both
+    run and prove it lost; on deal 2 (won) the forecast wins and the relaxation is left
+    out. Either way the kernel is back on the variant's rules."""
+    from kabale.solver import klondike
+
+    calls: list[bool] = []
+    real_drive = klondike.drive
+
+    def recorded(kernel: klondike.KlondikeKernel, *args: object) -> tuple[str, object]:
+        calls.append(kernel.back)
+        return real_drive(kernel, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(klondike, "drive", recorded)
+    kernel = klondike.kernel_for(Game.new("klondike:draw=3,open=true", seed), 16)
+    assert klondike.relaxation_loses(kernel, 0.0, 0, 0.0) is loses
+    assert calls == ([False, True] if loses else [False])
+    assert kernel.back
+    assert kernel.run(0, 0.0)[0] == (0 if loses else 1)  # the variant's verdict, as before

@@ -21,6 +21,12 @@ RESTARTS_WITH_BACK = 0
 # faster so (202: 6.2 s -> 1.2 s; 542 and 882, unknown at 10 s: 1.8 s and 0.9 s). At 10 s,
 # 0.2 left 7-9 deals unknown, 0.3 left 11 (it takes time from deals it cannot decide).
 RELAXED = 0.2
+# share of the limits for the relaxation's forecast (back=true): the relaxation without
+# foundation-to-tableau moves. When that is won, or not lost within its share, the relaxation
+# is left out. Draw-3 deals 5, 17 and 161 are won drawing one card, but only after 6-7 s of
+# the relaxation; the forecast wins in 1.2-1.6 s, and the deals the relaxation proves lost in
+# time (202, 542, 882) lose it in 0.1-0.45 s
+FORECAST = 0.08
 # kernel op kinds (see _klondike.pyx)
 T2T, T2F, W2T, W2F, F2T = range(5)
 
@@ -67,7 +73,8 @@ def run_klondike(game: Game, max_seconds: float, max_nodes: int,
     the real game too (core replays it), though its "unsolvable" proves nothing here.
 
     Drawing three cards, or with a pass limit, a share then goes to the relaxation that
-    draws one card at a time with unlimited passes. Every line of the variant is a line of
+    draws one card at a time with unlimited passes (after its forecast, see
+    relaxation_loses). Every line of the variant is a line of
     the relaxation (a card the variant plays from the waste, the relaxation brings to the
     waste top by drawing and turning as often as it takes; no other move looks at the
     stock), so a position that the relaxation proves lost is lost; its wins prove nothing."""
@@ -85,18 +92,46 @@ def run_klondike(game: Game, max_seconds: float, max_nodes: int,
     if max_nodes and kernel.nodes >= max_nodes:
         return "unknown", [], kernel.nodes  # drive counts the nodes spent so far
     v = game.variant
-    if RELAXED > 0 and (int(v["draw"]) > 1 or int(v["passes"]) > 0):
-        kernel.relax(True)  # the same kernel and table: a fresh table costs time to map
-        status, _ = drive(kernel, _left(max_seconds, start) * RELAXED,
-                          kernel.nodes + max(int((max_nodes - kernel.nodes) * RELAXED), 1)
-                          if max_nodes else 0, 0)
-        kernel.relax(False)
-        if status == "unsolvable":
-            return status, [], kernel.nodes
+    if RELAXED > 0 and (int(v["draw"]) > 1 or int(v["passes"]) > 0) and \
+            relaxation_loses(kernel, max_seconds, max_nodes, start):
+        return "unsolvable", [], kernel.nodes
     if max_nodes and kernel.nodes >= max_nodes:
         return "unknown", [], kernel.nodes
     status, ops = drive(kernel, _left(max_seconds, start), max_nodes, restarts)
     return status, notation(ops), kernel.nodes
+
+
+def relaxation_loses(kernel: KlondikeKernel, max_seconds: float, max_nodes: int,
+                     start: float) -> bool:
+    """True if the relaxation (see run_klondike) proves the kernel's position lost within
+    its share of what is left of the limits (0 = none). With back=true its forecast, the
+    relaxation without foundation-to-tableau moves, runs first within its own share; unless
+    that proves the forecast lost, the relaxation is left out: a forecast that wins means
+    the relaxation wins too (every line of the forecast is one of the relaxation), and one
+    that runs out of its share means a relaxation too large to finish in time. The kernel
+    is back on the variant's rules afterwards; the forecast proves nothing itself."""
+    kernel.relax(True)  # the same kernel and table: a fresh table costs time to map
+    back = kernel.back
+    try:
+        if back and FORECAST > 0:
+            kernel.back = False
+            status, _ = drive(kernel, *_share(kernel, FORECAST, max_seconds, max_nodes, start), 0)
+            if status != "unsolvable":
+                return False
+            kernel.back = True
+        status, _ = drive(kernel, *_share(kernel, RELAXED, max_seconds, max_nodes, start), 0)
+        return status == "unsolvable"
+    finally:
+        kernel.back = back
+        kernel.relax(False)
+
+
+def _share(kernel: KlondikeKernel, share: float, max_seconds: float, max_nodes: int,
+           start: float) -> tuple[float, int]:
+    """``share`` of what is left of the limits, as drive's (seconds, node count) arguments
+    (the node count is the kernel's total at which to stop; 0 = no limit)."""
+    nodes = kernel.nodes + max(int((max_nodes - kernel.nodes) * share), 1) if max_nodes else 0
+    return _left(max_seconds, start) * share, nodes
 
 
 def _left(max_seconds: float, start: float) -> float:
