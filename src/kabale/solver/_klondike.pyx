@@ -99,12 +99,16 @@ reductions has been searched without a win):
 9. Cards brought back, and talon cards (rule 13), only just in time. Call JIT moves the
    foundation-to-tableau (F2T) moves and, in draw 1 with unlimited passes, the talon plays
    to the tableau (rule 13). A trigger of a JIT move m of a card X of rank r is a move that
-   places a card onto X, moves X alone (to a column), or is a JIT move of a card of rank r
-   or r - 1 (for instance of the next card of X's foundation f). After m the search
+   places a card onto X or is a JIT move of a card of rank r or r - 1 (for instance of the
+   next card of X's foundation f). After m the search
    generates only triggers of m; the table key records X then (the same cards with X
    pending allow fewer moves). Argument: take a winning line L that keeps rules 1-8.
    (T1) If X goes up before any trigger of m: for an F2T move leave out m and that move (X
    waits on f); for a talon play make X's foundation move from the talon (rule 13).
+   (T1') If X moves alone to a column before any trigger of m: move m to just before that
+   move (legal as in T2) and let m lay X there directly (X is still f's top or a talon card
+   the same presses reach, and that column's top is unchanged by m): the same position, one
+   move sooner.
    (T2) Otherwise let u be the first trigger of m after it; if u is not right after m, move
    m to just before u, laying X on the card (or empty column) it lies on in L at u.
    Both copies are legal: between m and u (or X's return) X is the top of its column in L
@@ -122,15 +126,15 @@ reductions has been searched without a win):
    suit's X+2, each of which needs X's other foundations high enough for X), so f's extra
    card changes no rule 2/8 safe move, and X in the tableau is never safe to go
    up (with two decks only ranks <= 2 are auto-safe, and a 2 brought down goes straight
-   back: a repeated position); rule 7's card left behind is never X. T1 shortens the line.
+   back: a repeated position); rule 7's card left behind is never X. T1 and T1' shorten the line.
    T2, applied to the last JIT move not followed by a trigger, leaves m followed by u; the
    moves between shift one place earlier and keep their successors, except the last one, v,
    now followed by m. If v is a JIT move of a card of rank s, then u is a trigger of both,
-   so u's card has rank r or r - 1 (a card onto X, X itself, or a JIT move of such a card)
+   so u's card has rank r or r - 1 (a card onto X or a JIT move of such a card)
    and also s or s - 1, while s is neither r nor r - 1 (v is no trigger of m): so s = r + 1,
    and m, of rank s - 1, is a trigger of v. So every JIT move from m's old place on is
    followed by a trigger, and the last one that is not lies strictly earlier. Repeating T1
-   (when it applies) and T2 ends in a winning line in which every JIT move is followed by
+   and T1' (when they apply) and T2 ends in a winning line in which every JIT move is followed by
    a trigger. (The ranks matter: every move that needs a JIT move of rank r lays or is a
    card of rank r - 1. Counting every F2T move, but no talon play, as a trigger lost wins
    in draw 1 where two chains of a talon play and a card brought down onto it interleave;

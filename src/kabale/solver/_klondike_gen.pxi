@@ -132,8 +132,8 @@ cdef int gen_moves(KlondikeKernel k) noexcept:
                 for i in range(lo, k.clen[s]):
                     if i == 0:
                         continue  # rule 4
-                    if pend >= 0 and not (s == pend and i == k.clen[s] - 1):
-                        continue  # rule 9
+                    if pend >= 0:
+                        continue  # rule 9: nothing lands on the pending card X
                     if k.empty_any or rank_of(k.cols[s][i]) == 13:
                         if add_move(k, T2T, s, t, k.clen[s] - i, 0, 0,
                                      (90 + k.cdown[s]) if i == k.cdown[s] else 15) != 0:
@@ -148,8 +148,8 @@ cdef int gen_moves(KlondikeKernel k) noexcept:
                 continue
             if (tred[s] ^ (need & 1)) == tred[t]:
                 continue  # the colours alternate along the run
-            if pend >= 0 and t != pend and not (s == pend and i == k.clen[s] - 1):
-                continue  # rule 9
+            if pend >= 0 and t != pend:
+                continue  # rule 9: only onto the pending card X
             if i > lo and k.decks == 1 and k._fits_found(k.cols[s][i - 1]) < 0:
                 continue  # rule 7: a part of a run only to free a foundation card
             if i == k.cdown[s]:
