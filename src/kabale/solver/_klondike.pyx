@@ -100,9 +100,9 @@ reductions has been searched without a win):
    foundation-to-tableau (F2T) moves and, in draw 1 with unlimited passes, the talon plays
    to the tableau (rule 13). A trigger of a JIT move m of a card X of rank r is a move that
    places a card onto X or is a JIT move of a card of rank r or r - 1 (for instance of the
-   next card of X's foundation f). After m the search
-   generates only triggers of m; the table key records X then (the same cards with X
-   pending allow fewer moves). Argument: take a winning line L that keeps rules 1-8.
+   next card of X's foundation f). After m the search generates only triggers of m; the
+   table key records X then (the same cards with X pending allow fewer moves).
+   Argument: take a winning line L that keeps rules 1-8.
    (T1) If X goes up before any trigger of m: for an F2T move leave out m and that move (X
    waits on f); for a talon play make X's foundation move from the talon (rule 13).
    (T1') If X moves alone to a column before any trigger of m: move m to just before that
@@ -126,7 +126,8 @@ reductions has been searched without a win):
    suit's X+2, each of which needs X's other foundations high enough for X), so f's extra
    card changes no rule 2/8 safe move, and X in the tableau is never safe to go
    up (with two decks only ranks <= 2 are auto-safe, and a 2 brought down goes straight
-   back: a repeated position); rule 7's card left behind is never X. T1 and T1' shorten the line.
+   back: a repeated position); rule 7's card left behind is never X. T1 and T1' shorten
+   the line.
    T2, applied to the last JIT move not followed by a trigger, leaves m followed by u; the
    moves between shift one place earlier and keep their successors, except the last one, v,
    now followed by m. If v is a JIT move of a card of rank s, then u is a trigger of both,
@@ -134,20 +135,20 @@ reductions has been searched without a win):
    and also s or s - 1, while s is neither r nor r - 1 (v is no trigger of m): so s = r + 1,
    and m, of rank s - 1, is a trigger of v. So every JIT move from m's old place on is
    followed by a trigger, and the last one that is not lies strictly earlier. Repeating T1
-   and T1' (when they apply) and T2 ends in a winning line in which every JIT move is followed by
-   a trigger. (The ranks matter: every move that needs a JIT move of rank r lays or is a
-   card of rank r - 1. Counting every F2T move, but no talon play, as a trigger lost wins
-   in draw 1 where two chains of a talon play and a card brought down onto it interleave;
-   the tests' INTERLEAVED position is one.) The pending card is known from the op stack
-   alone (the last operation is a JIT move; when safe foundation moves followed it no
-   restriction is applied, which only searches more).
+   and T1' (when they apply) and T2 ends in a winning line in which every JIT move is
+   followed by a trigger. (The ranks matter: every move that needs a JIT move of rank r
+   lays or is a card of rank r - 1. Counting every F2T move, but no talon play, as a
+   trigger lost wins in draw 1 where two chains of a talon play and a card brought down
+   onto it interleave; the tests' INTERLEAVED position is one.) The pending card is known
+   from the op stack alone (the last operation is a JIT move; when safe foundation moves
+   followed it no restriction is applied, which only searches more).
 10. Depth cap (``max_depth`` moves from the start, 0 = none; the driver caps only its
    restarts, at ``restart_depth``, 0 for now: restarts capped at 90 or 300 moves, 10 s per
-   deal, won none of the deals the plain search leaves unknown). A depth-first search can wander thousands of moves deep
-   without backing up. Past the cap the search backs up instead; a state cut there may
-   still be in the table and prune a shallower path later, so once any cut happened an
-   exhausted search reports "unknown" (-1), never "unsolvable". Solved lines are
-   unaffected (each one is replayed through core).
+   deal, won none of the deals the plain search leaves unknown). A depth-first search can
+   wander thousands of moves deep without backing up. Past the cap the search backs up
+   instead; a state cut there may still be in the table and prune a shallower path later,
+   so once any cut happened an exhausted search reports "unknown" (-1), never
+   "unsolvable". Solved lines are unaffected (each one is replayed through core).
 11. Buried cards (one deck, empty=king). Call a card a candidate if it is no King and is
    face down or the lowest face-up card of its column: it can leave its place only as the
    first card of a pile (onto a column top of rank+1 and the other colour; no empty
