@@ -2,6 +2,7 @@
 
     python bench/solve.py klondike:draw=3,open=true --seeds 1-1000 --max-seconds 10 [--jobs 2]
     python bench/solve.py spiderette --seeds 1-200 --max-seconds 0 --max-nodes 2000000
+    python bench/solve.py klondike:draw=3,open=true --seeds 5,17,161 --max-seconds 30 --verbose
 
 With ``--max-nodes`` (and no time limit) the verdicts repeat exactly from run to run and
 machine to machine, so a change to the search can be compared deal by deal; time limits
@@ -25,9 +26,19 @@ from kabale import Game
 from kabale.solver import solve
 
 
-def parse_seeds(text: str) -> range:
-    first, _, last = text.partition("-")
-    return range(int(first), int(last or first) + 1)
+def parse_seeds(text: str) -> list[int]:
+    """The seeds of "A-B" (inclusive), "A,B,C" or a mix ("1-10,23")."""
+    seeds: list[int] = []
+    for part in text.split(","):
+        first, _, last = part.strip().partition("-")
+        try:
+            span = range(int(first), int(last or first) + 1)
+        except ValueError:
+            span = range(0)
+        if not span:
+            raise SystemExit(f"bad --seeds {text!r}: give A-B, A,B,C or a mix such as 1-10,23")
+        seeds.extend(span)
+    return seeds
 
 
 def one(job: tuple[str, int, float, int | None, int]) -> tuple[int, str, float, int, int]:
@@ -41,7 +52,8 @@ def one(job: tuple[str, int, float, int | None, int]) -> tuple[int, str, float, 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("variant")
-    parser.add_argument("--seeds", default="1-100", help="A-B, inclusive")
+    parser.add_argument("--seeds", default="1-100",
+                        help="A-B (inclusive), A,B,C or a mix such as 1-10,23")
     parser.add_argument("--max-seconds", type=float, default=10.0, help="0: no time limit")
     parser.add_argument("--max-nodes", type=int, default=None,
                         help="a position budget per deal: unlike time, the same on any machine")
