@@ -226,6 +226,8 @@ Score is ignored: it does not affect which moves are legal.
 
 include "_common.pxi"
 
+cimport cython
+
 from time import perf_counter
 
 DEF MAXC = 9
@@ -270,6 +272,7 @@ cdef struct Frame:
 include "_klondike_cards.pxi"
 
 
+@cython.final  # no subclasses: its C methods are called directly (and inlined), not by table
 cdef class KlondikeKernel:
     cdef int ncols, draw, passes, decks, empty_any, nfound, total
     cdef int rules_draw, rules_passes, rules_pu  # the variant's, while relax() is on

@@ -2,19 +2,38 @@
 # suit, colour and twin from its code (suit * 13 + rank - 1, suits S H D C), and the Zobrist
 # keys of columns, talon and foundations, filled once at import.
 
+# a card's rank, suit, colour (1 red) and twin by its code, filled once at import: a load is
+# cheaper than the division by 13 in the move generator's and the key's inner loops
+cdef uint8_t RANK[52]
+cdef uint8_t SUIT[52]
+cdef uint8_t RED[52]
+cdef uint8_t TWIN[52]
+
+
+cdef void init_cards() noexcept:
+    cdef int c
+    for c in range(52):
+        RANK[c] = c % 13 + 1
+        SUIT[c] = c // 13
+        RED[c] = SUIT[c] == 1 or SUIT[c] == 2
+        TWIN[c] = (3 - c // 13) * 13 + c % 13  # the other card of its rank and colour
+
+
+init_cards()
+
+
 cdef inline int rank_of(int c) noexcept nogil:
-    return c % 13 + 1
+    return RANK[c]
 
 cdef inline int suit_of(int c) noexcept nogil:
-    return c // 13
+    return SUIT[c]
 
 cdef inline int red(int c) noexcept nogil:
-    cdef int s = c // 13
-    return s == 1 or s == 2
+    return RED[c]
 
 cdef inline int twin_of(int c) noexcept nogil:
     """The other card of c's rank and colour (suits S H D C: S-C and H-D)."""
-    return (3 - c // 13) * 13 + c % 13
+    return TWIN[c]
 
 
 # Zobrist keys of a column card (face down?, height in its piece, card) and of a cut card's
