@@ -530,8 +530,12 @@ cdef class KlondikeKernel:
                 self.clen[s] > self.cdown[s] and self.clen[m.b] > m.n and \
                 lies_on(self.cols[m.b][self.clen[m.b] - m.n], self.cols[s][self.clen[s] - 1]):
             f = self._fits_found(self.cols[s][self.clen[s] - 1])
-            if f >= 0 and self._column_up(s, f) != 0:
-                return -1
+            if f >= 0:
+                if self._column_up(s, f) != 0:
+                    return -1
+                return play_safe(self)
+        if m.kind == T2T:
+            return play_safe_after(self, s)
         return play_safe(self)
 
     cdef void _undo_to(self, int height) noexcept:

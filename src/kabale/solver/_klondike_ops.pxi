@@ -87,17 +87,20 @@ cdef uint64_t fitting(KlondikeKernel k) noexcept:
     return bits
 
 
-cdef int play_safe(KlondikeKernel k) noexcept:
+cdef int play_safe(KlondikeKernel k, int start=0, bint again=False) noexcept:
     """Play every safe foundation move (rule 2), pushing each on the op stack. With one
     deck a safe card covered by a pile that fits its twin, a column top, goes up too,
-    after moving the pile onto the twin (rule 12)."""
+    after moving the pile onto the twin (rule 12). Each pass looks at the columns in turn,
+    then the talon; the first pass starts at column ``start``, and ``again`` asks for
+    another pass after it (see play_safe_after)."""
     cdef int s, f, c, p, progress = 1
     cdef uint64_t fit
     cdef KMove a
     while progress:
-        progress = 0
+        progress = again
+        again = False
         fit = fitting(k)
-        for s in range(k.ncols):
+        for s in range(start, k.ncols):
             if k.clen[s] > k.cdown[s]:
                 c = k.cols[s][k.clen[s] - 1]
                 if not (fit >> c) & 1 and not (k.decks == 1 and (fit >> twin_of(c)) & 1):
@@ -129,4 +132,24 @@ cdef int play_safe(KlondikeKernel k) noexcept:
                         return -1
                     progress = 1
                     break
+        start = 0
     return 0
+
+
+cdef int play_safe_after(KlondikeKernel k, int s) noexcept:
+    """play_safe after a column move from column s, made where no safe move was left: the
+    move changed no foundation and no talon, and its one new column top is column s's (the
+    moved pile's top was a top before), so only s can start a safe move. Makes the moves
+    play_safe makes, in its order: its first pass finds nothing before column s."""
+    cdef int c, p
+    cdef uint64_t fit
+    if k.clen[s] == k.cdown[s]:
+        return 0  # emptied: no new top
+    c = k.cols[s][k.clen[s] - 1]
+    fit = fitting(k)
+    if not (fit >> c) & 1 and not (k.decks == 1 and (fit >> twin_of(c)) & 1):
+        return 0
+    p = up_from(k, s)
+    if p <= 0:
+        return p
+    return play_safe(k, s + 1, True)  # the rest of that first pass, then more passes
