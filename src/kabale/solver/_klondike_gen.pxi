@@ -2,6 +2,18 @@
 # every move of the current position, best first, with the reductions of rules 1, 3, 4, 7,
 # 8(b), 9, 13 and 14 (see the module docstring).
 
+cdef extern from *:
+    """
+    /* the index of the lowest set bit of x (x != 0) */
+    #if defined(__GNUC__) || defined(__clang__)
+    #define kabale_ctz(x) __builtin_ctz(x)
+    #else
+    static int kabale_ctz(unsigned x) { int n = 0; while (!(x & 1u)) { x >>= 1; n++; } return n; }
+    #endif
+    """
+    int kabale_ctz(unsigned int x) nogil
+
+
 cdef int add_move(KlondikeKernel k, int kind, int a, int b, int n, int draws, int pu, int prio) noexcept:
     cdef KMove* grown
     if k.mlen == k.mcap:
@@ -95,6 +107,8 @@ cdef int gen_moves(KlondikeKernel k) noexcept:
     cdef Targets targets
     cdef int trank[MAXC]
     cdef int tred[MAXC]
+    cdef unsigned int byrank[15]  # bits of the columns whose top has that rank
+    cdef unsigned int first_empty = 0, bits
     cdef int pend = k._pending(), played = k._played()
     if played >= 0:
         pend = played  # rule 13: the card just played is pending as in rule 9
@@ -107,11 +121,15 @@ cdef int gen_moves(KlondikeKernel k) noexcept:
                                     100 if k.clen[s] - 1 == k.cdown[s] else 70) != 0:
                 return -1
     # tableau to tableau
+    memset(byrank, 0, sizeof(byrank))
     for t in range(k.ncols):
         if k.clen[t] > 0:
             c = k.cols[t][k.clen[t] - 1]
             trank[t] = rank_of(c)
             tred[t] = red(c)
+            byrank[trank[t]] |= 1u << t
+        elif first_empty == 0:
+            first_empty = 1u << t  # every empty column gives the same position (rule 3)
     for s in range(k.ncols):
         if k.clen[s] == k.cdown[s]:
             continue
@@ -121,14 +139,15 @@ cdef int gen_moves(KlondikeKernel k) noexcept:
             lo = k.clen[s] - 1
             while lo > k.cdown[s] and lies_on(k.cols[s][lo], k.cols[s][lo - 1]):
                 lo -= 1
-        empty_done = 0
-        for t in range(k.ncols):
-            if t == s:
-                continue
+        # the targets, in column order: the first empty column and the columns whose top
+        # is one rank above a card of the run
+        bits = first_empty
+        for i in range(trank[s] + 1, min(trank[s] + k.clen[s] - lo, 13) + 1):
+            bits |= byrank[i]
+        while bits:
+            t = kabale_ctz(bits)
+            bits &= bits - 1
             if k.clen[t] == 0:
-                if empty_done:
-                    continue  # every empty column gives the same position (rule 3)
-                empty_done = 1
                 for i in range(lo, k.clen[s]):
                     if i == 0:
                         continue  # rule 4
@@ -141,11 +160,7 @@ cdef int gen_moves(KlondikeKernel k) noexcept:
                 continue
             # the card of the run that fits t's top lies (t's rank - 1 - s's top rank) deeper
             need = trank[t] - 1 - trank[s]
-            if need < 0:
-                continue
             i = k.clen[s] - 1 - need
-            if i < lo:
-                continue
             if (tred[s] ^ (need & 1)) == tred[t]:
                 continue  # the colours alternate along the run
             if pend >= 0 and t != pend:
