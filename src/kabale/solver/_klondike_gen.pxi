@@ -50,6 +50,9 @@ cdef struct Targets:
     int8_t cols[28][4]   # by (rank + 1) * 2 + red of a card: the columns it may go on, in order
     int8_t count[28]
     int8_t empty         # the first empty column, or -1
+    int rank[MAXC]       # each non-empty column's top: rank and colour (1 red)
+    int red[MAXC]
+    unsigned int byrank[15]  # bits of the columns whose top has that rank
 
 
 cdef void find_targets(KlondikeKernel k, Targets* g) noexcept:
@@ -57,6 +60,7 @@ cdef void find_targets(KlondikeKernel k, Targets* g) noexcept:
     + 1 and the other colour), and its first empty column."""
     cdef int t, c, key
     memset(g.count, 0, sizeof(g.count))
+    memset(g.byrank, 0, sizeof(g.byrank))
     g.empty = -1
     for t in range(k.ncols):
         if k.clen[t] == 0:
@@ -64,7 +68,10 @@ cdef void find_targets(KlondikeKernel k, Targets* g) noexcept:
                 g.empty = t
             continue
         c = k.cols[t][k.clen[t] - 1]
-        key = rank_of(c) * 2 + red(c)
+        g.rank[t] = rank_of(c)
+        g.red[t] = red(c)
+        g.byrank[g.rank[t]] |= 1u << t
+        key = g.rank[t] * 2 + g.red[t]
         g.cols[key][g.count[key]] = t
         g.count[key] += 1
 
@@ -104,11 +111,8 @@ cdef int gen_moves(KlondikeKernel k) noexcept:
     cdef int start = k.mlen, s, t, i, c, f, lo, need, w, pu, draws, redeals, j, empty_done
     cdef uint8_t seen[MAXT + 1]
     cdef KMove tmp
-    cdef Targets targets
-    cdef int trank[MAXC]
-    cdef int tred[MAXC]
-    cdef unsigned int byrank[15]  # bits of the columns whose top has that rank
-    cdef unsigned int first_empty = 0, bits
+    cdef Targets g
+    cdef unsigned int bits
     cdef int pend = k._pending(), played = k._played()
     if played >= 0:
         pend = played  # rule 13: the card just played is pending as in rule 9
@@ -121,15 +125,7 @@ cdef int gen_moves(KlondikeKernel k) noexcept:
                                     100 if k.clen[s] - 1 == k.cdown[s] else 70) != 0:
                 return -1
     # tableau to tableau
-    memset(byrank, 0, sizeof(byrank))
-    for t in range(k.ncols):
-        if k.clen[t] > 0:
-            c = k.cols[t][k.clen[t] - 1]
-            trank[t] = rank_of(c)
-            tred[t] = red(c)
-            byrank[trank[t]] |= 1u << t
-        elif first_empty == 0:
-            first_empty = 1u << t  # every empty column gives the same position (rule 3)
+    find_targets(k, &g)
     for s in range(k.ncols):
         if k.clen[s] == k.cdown[s]:
             continue
@@ -141,9 +137,9 @@ cdef int gen_moves(KlondikeKernel k) noexcept:
                 lo -= 1
         # the targets, in column order: the first empty column and the columns whose top
         # is one rank above a card of the run
-        bits = first_empty
-        for i in range(trank[s] + 1, min(trank[s] + k.clen[s] - lo, 13) + 1):
-            bits |= byrank[i]
+        bits = (1u << g.empty) if g.empty >= 0 else 0  # only the first one (rule 3)
+        for i in range(g.rank[s] + 1, min(g.rank[s] + k.clen[s] - lo, 13) + 1):
+            bits |= g.byrank[i]
         while bits:
             t = kabale_ctz(bits)
             bits &= bits - 1
@@ -159,9 +155,9 @@ cdef int gen_moves(KlondikeKernel k) noexcept:
                             return -1
                 continue
             # the card of the run that fits t's top lies (t's rank - 1 - s's top rank) deeper
-            need = trank[t] - 1 - trank[s]
+            need = g.rank[t] - 1 - g.rank[s]
             i = k.clen[s] - 1 - need
-            if (tred[s] ^ (need & 1)) == tred[t]:
+            if (g.red[s] ^ (need & 1)) == g.red[t]:
                 continue  # the colours alternate along the run
             if pend >= 0 and t != pend:
                 continue  # rule 9: only onto the pending card X
@@ -179,11 +175,9 @@ cdef int gen_moves(KlondikeKernel k) noexcept:
     draws = 0
     redeals = 0
     memset(seen, 0, k.tlen + 1)
-    if k.tlen > 0:
-        find_targets(k, &targets)
     if w > 0:
         seen[w] = 1
-        if gen_talon_pos(k, &targets, w, 0, pu, pend) != 0:
+        if gen_talon_pos(k, &g, w, 0, pu, pend) != 0:
             return -1
     while True:
         if w == k.tlen:
@@ -200,7 +194,7 @@ cdef int gen_moves(KlondikeKernel k) noexcept:
         draws += 1
         if not seen[w]:
             seen[w] = 1
-            if gen_talon_pos(k, &targets, w, draws, pu, pend) != 0:
+            if gen_talon_pos(k, &g, w, draws, pu, pend) != 0:
                 return -1
     # foundation to tableau
     if k.back:
