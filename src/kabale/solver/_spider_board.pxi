@@ -20,6 +20,10 @@ cdef struct SMove:
     uint8_t remsuit[MAXC]
     uint8_t dealt
     int16_t prio
+    uint64_t hash_a     # a MOVE's two columns' keys and scores before it, which its undo
+    uint64_t hash_b     # puts back instead of computing them again
+    int32_t score_a
+    int32_t score_b
 
 
 cdef struct GMove:
@@ -55,11 +59,25 @@ cdef void _init_keys() noexcept:
 _init_keys()
 
 
+cdef uint8_t RANK[52]   # card code -> rank 1..13 and suit 0..3: table loads, no division
+cdef uint8_t SUIT[52]
+
+
+cdef void _init_cards() noexcept:
+    cdef int c
+    for c in range(52):
+        RANK[c] = c % 13 + 1
+        SUIT[c] = c // 13
+
+
+_init_cards()
+
+
 cdef inline int rank_of(int c) noexcept nogil:
-    return c % 13 + 1
+    return RANK[c]
 
 cdef inline int suit_of(int c) noexcept nogil:
-    return c // 13
+    return SUIT[c]
 
 cdef class SpiderBoard:
     """A Spider-family position on C arrays, with do/undo of moves and move generation."""
@@ -200,6 +218,10 @@ cdef class SpiderBoard:
         if m.kind == MOVE:
             s = m.a
             t = m.b
+            m.hash_a = self.colhash[s]
+            m.hash_b = self.colhash[t]
+            m.score_a = self.colscore[s]
+            m.score_b = self.colscore[t]
             for j in range(m.n):
                 self.cols[t][self.clen[t] + j] = self.cols[s][self.clen[s] - m.n + j]
             self.clen[t] += m.n
@@ -243,8 +265,10 @@ cdef class SpiderBoard:
                 self.cols[s][self.clen[s] + j] = self.cols[t][self.clen[t] - m.n + j]
             self.clen[s] += m.n
             self.clen[t] -= m.n
-            self._rehash_col(s)
-            self._rehash_col(t)
+            self.colhash[s] = m.hash_a
+            self.colhash[t] = m.hash_b
+            self.colscore[s] = m.score_a
+            self.colscore[t] = m.score_b
         else:
             for t in range(m.dealt):
                 self.clen[t] -= 1
