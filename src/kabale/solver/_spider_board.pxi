@@ -161,13 +161,14 @@ cdef class SpiderBoard:
             return
         e = -self.w_hidden * down
         for j in range(down + 1, self.clen[i]):
-            x = self.cols[i][j - 1]
-            y = self.cols[i][j]
-            if rank_of(x) == rank_of(y) + 1:
-                e += self.w_suited if suit_of(x) == suit_of(y) else self.w_natural
-            else:
-                e -= self.w_break
+            e += self._pair(self.cols[i][j - 1], self.cols[i][j])
         self.colscore[i] = e
+
+    cdef inline int _pair(self, int x, int y) noexcept:
+        """The score of face-up card y lying on face-up card x (see _rehash_col)."""
+        if rank_of(x) == rank_of(y) + 1:
+            return self.w_suited if suit_of(x) == suit_of(y) else self.w_natural
+        return -self.w_break
 
     cdef uint64_t _hash(self) noexcept:
         cdef uint64_t h = zkey(3, self.slen, 0)
@@ -210,6 +211,39 @@ cdef class SpiderBoard:
             self.cdown[t] -= 1
             m.remflip |= (1 << t)
 
+    cdef void _move_cards(self, int s, int t, SMove* m) noexcept:
+        """Move the top m.n cards of column s onto t and turn s's new top if face down,
+        updating both columns' keys and scores from what changed: the same values as
+        _rehash_col, without going over the columns again."""
+        cdef int n = m.n, c1 = self.clen[s] - n, t0 = self.clen[t], j, x, inner = 0, e
+        cdef uint64_t hs = self.colhash[s], ht = self.colhash[t]
+        for j in range(n):
+            x = self.cols[s][c1 + j]
+            self.cols[t][t0 + j] = x
+            hs -= ZK[0][c1 + j][x]
+            ht += ZK[0][t0 + j][x]
+            if j > 0:
+                inner += self._pair(self.cols[s][c1 + j - 1], x)
+        self.clen[s] = c1
+        self.clen[t] = t0 + n
+        if c1 == 0:
+            e = self.w_empty
+        elif self.cdown[s] == c1:  # the card below was face down: it turns
+            self.cdown[s] -= 1
+            m.flip = 1
+            x = self.cols[s][c1 - 1]
+            hs += ZK[0][c1 - 1][x] - ZK[1][c1 - 1][x]
+            e = self.colscore[s] - inner + self.w_hidden
+        else:
+            e = self.colscore[s] - inner - self._pair(self.cols[s][c1 - 1], self.cols[s][c1])
+        self.colhash[s] = hs
+        self.colscore[s] = e
+        self.colhash[t] = ht
+        if t0 == 0:
+            self.colscore[t] = inner
+        else:
+            self.colscore[t] += inner + self._pair(self.cols[t][t0 - 1], self.cols[t][t0])
+
     cdef void _apply(self, SMove* m) noexcept:
         cdef int s, t, j
         m.remmask = 0
@@ -222,16 +256,10 @@ cdef class SpiderBoard:
             m.hash_b = self.colhash[t]
             m.score_a = self.colscore[s]
             m.score_b = self.colscore[t]
-            for j in range(m.n):
-                self.cols[t][self.clen[t] + j] = self.cols[s][self.clen[s] - m.n + j]
-            self.clen[t] += m.n
-            self.clen[s] -= m.n
-            if self.clen[s] > 0 and self.cdown[s] == self.clen[s]:
-                self.cdown[s] -= 1
-                m.flip = 1
+            self._move_cards(s, t, m)
             self._remove_run(t, m)
-            self._rehash_col(s)
-            self._rehash_col(t)
+            if m.remmask:
+                self._rehash_col(t)
         else:
             m.dealt = min(self.ncols, self.slen)
             for t in range(m.dealt):
