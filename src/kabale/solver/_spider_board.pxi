@@ -150,7 +150,7 @@ cdef class SpiderBoard:
         w_empty if empty, else minus w_hidden per face-down card, plus w_suited (w_natural)
         per face-up card on the next rank in (out of) suit, minus w_break per other one."""
         cdef uint64_t h = 0
-        cdef int j, x, y, e, down = self.cdown[i]
+        cdef int j, e, down = self.cdown[i]
         for j in range(down):
             h += ZK[1][j][self.cols[i][j]]
         for j in range(down, self.clen[i]):
@@ -245,7 +245,7 @@ cdef class SpiderBoard:
             self.colscore[t] += inner + self._pair(self.cols[t][t0 - 1], self.cols[t][t0])
 
     cdef void _apply(self, SMove* m) noexcept:
-        cdef int s, t, j
+        cdef int s, t
         m.remmask = 0
         m.remflip = 0
         m.flip = 0
