@@ -38,6 +38,8 @@ cdef class SpiderPhases(SpiderBoard):
     cdef int64_t* heap
     cdef int cap, npool, hlen, sb, won, ndeal
     cdef int32_t* dealable  # pool indices of the positions that may be dealt on
+    cdef uint64_t* keys     # the keys of the moves in mbuf (see _child_keys)
+    cdef int kcap
     cdef public bint exhaustive
     cdef long long node_limit
     cdef double deadline
@@ -49,6 +51,8 @@ cdef class SpiderPhases(SpiderBoard):
         self.states = NULL
         self.heap = NULL
         self.dealable = NULL
+        self.keys = NULL
+        self.kcap = 0
 
     def __init__(self, bint strict, int total, list columns, list down, list stock,
                  int removed, int table_mb, int pool_mb):
@@ -73,6 +77,7 @@ cdef class SpiderPhases(SpiderBoard):
         free(self.states)
         free(self.heap)
         free(self.dealable)
+        free(self.keys)
 
     # ---------------------------------------------------------------- pool
     cdef void _pack(self, int idx) noexcept:
@@ -168,6 +173,34 @@ cdef class SpiderPhases(SpiderBoard):
         return True
 
     # ---------------------------------------------------------------- search
+    cdef int _child_keys(self) noexcept:
+        """Key every generated column move's position into self.keys (same index as
+        self.mbuf) and start loading its table bucket, so that the probes that follow
+        overlap their memory waits instead of taking them one after another."""
+        cdef int j
+        cdef SMove m
+        cdef GMove* g
+        cdef uint64_t* grown
+        if self.mlen > self.kcap:
+            grown = <uint64_t*>realloc(self.keys, self.mcap * sizeof(uint64_t))
+            if grown == NULL:
+                return -1
+            self.keys = grown
+            self.kcap = self.mcap
+        for j in range(self.mlen):
+            g = &self.mbuf[j]
+            if g.kind == DEAL:
+                continue
+            m.kind = g.kind
+            m.a = g.a
+            m.b = g.b
+            m.n = g.n
+            self._apply(&m)
+            self.keys[j] = self._hash()
+            table_prefetch(&self.table, self.keys[j])
+            self._undo(&m)
+        return 0
+
     cdef int _best_first(self, long long budget) noexcept:
         """Search the phase from pool node 0 (the board, packed and in the table) best
         first over column moves, ``budget`` positions at most. FOUND (self.won set), or
@@ -189,7 +222,7 @@ cdef class SpiderPhases(SpiderBoard):
                 self.dealable[self.ndeal] = idx
                 self.ndeal += 1
             self.mlen = 0
-            if self._gen() != 0:
+            if self._gen() != 0 or self._child_keys() != 0:
                 return STOPPED
             for j in range(self.mlen):
                 g = &self.mbuf[j]
@@ -207,7 +240,7 @@ cdef class SpiderPhases(SpiderBoard):
                 if self.nrem * 13 == self.total:
                     self.won = self._add_node(idx, &m, True)
                     return FOUND
-                if not table_seen_or_add(&self.table, self._hash()):
+                if not table_seen_or_add(&self.table, self.keys[j]):
                     child = self._add_node(idx, &m)
                     if child < 0:
                         full = True  # this phase searches no further
