@@ -87,6 +87,9 @@ def test_a_beam_too_narrow_does_not_claim_unsolvable() -> None:
     game = Game.from_position(variant, state)
     assert brute_force(game) is False
     phases = phases_for(game)
+    # rule 6 proves the position lost at once, whatever the width
+    assert spider.beam(phases, 1_000_000, 1, 0.0, 0) == (spider.UNSOLVABLE, None)
+    phases.dead_ends = False  # to see the beam's own bookkeeping
     phases.new_round()
     _, offered = phases.search(phases.start(), False, 1_000_000, 1_000_000, 0, 0.0)
     assert phases.exhaustive and len(offered) == 3

@@ -4,16 +4,20 @@ from typing import Any
 
 Ops = list[tuple[int, int, int, int]]
 
-class SpiderKernel:
+class SpiderBoard:
     nodes: int
+    dead_ends: bool
+
+    def dead(self) -> bool: ...
+
+class SpiderKernel(SpiderBoard):
     max_depth: int
 
     def __init__(self, strict: bool, total: int, columns: list[list[int]], down: list[int],
                  stock: list[int], removed: int, table_mb: int) -> None: ...
     def run(self, max_nodes: int, max_seconds: float, noise: int = 0) -> tuple[int, Ops]: ...
 
-class SpiderPhases:
-    nodes: int
+class SpiderPhases(SpiderBoard):
     exhaustive: bool
     w_empty: int
     w_hidden: int

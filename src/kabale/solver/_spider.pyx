@@ -10,7 +10,8 @@ The Python layer packs core's State (card code = suit * 13 + rank - 1) and repla
 line through core.
 
 Search space reductions, each with the argument that it keeps every verdict right (the
-search is complete: "unsolvable" means every state reachable under them was searched):
+search is complete: "unsolvable" means every state reachable under them was searched, or
+proved lost):
 
 1. No move is pruned by a dominance rule. Moving part of a run is genuinely needed in the
    Spider family (it uncovers a card of another suit that can take a different card), so all
@@ -34,11 +35,18 @@ search is complete: "unsolvable" means every state reachable under them was sear
    ran until no position was left to expand (no budget or pool cut), and every position
    that may be dealt on was passed on and dealt on (none left out by the per-search count
    or the beam's width). Such a round visited every position reachable from the start by
-   column moves and deals, under rules 1-3 only: each phase search generates every column
+   column moves and deals, under rules 1-3 and 6 only: each phase search generates every column
    move (rule 1, with rule 3 once the stock is empty), and a position is skipped only when
    the table holds it for this round (rule 2), i.e. it was searched whole from elsewhere in
-   the round; the keys of different phases never meet, as they include the stock's size.
+   the round, or it is a dead end (rule 6); the keys of different phases never meet, as
+   they include the stock's size.
    So no win was reachable. A round that cut anything ends "failed", proving nothing.
+6. Dead ends (Spiderette with four suits, where every card is unique; from the last deal
+   on). A position in which some suit cannot be completed even in a relaxed game, where
+   every card once uncovered stays free and an empty column once made stays empty, is lost:
+   the relaxation over-approximates every line of the real game (the argument is in
+   _spider_dead.pxi). The exhaustive search treats such a position as searched, and the
+   beam does not search a phase that starts in one (rule 5 counts it as searched whole).
 Completed King-to-Ace runs are removed and face-down cards turned as the rules do it
 (automatically), not as a pruning choice.
 """
@@ -50,6 +58,7 @@ from libc.stdlib cimport qsort
 from time import perf_counter
 
 include "_spider_board.pxi"
+include "_spider_dead.pxi"
 
 
 cdef struct Frame:
@@ -177,7 +186,7 @@ cdef class SpiderKernel(SpiderBoard):
                     return -2, []
             if max_nodes > 0 and self.nodes >= max_nodes:
                 return -1, []
-            if table_seen_or_add(&self.table, self._hash()):
+            if table_seen_or_add(&self.table, self._hash()) or self._dead():
                 self.nops -= 1
                 self._undo(&self.ops[self.nops])
                 continue

@@ -83,6 +83,8 @@ cdef class SpiderBoard:
     """A Spider-family position on C arrays, with do/undo of moves and move generation."""
 
     cdef int ncols, strict, total, nrem
+    cdef public bint dead_ends  # rule 6 applies (every card code at most once); tests may
+                                # switch it off to see the searches without it
     cdef uint8_t cols[MAXC][MAXL]
     cdef int clen[MAXC]
     cdef int cdown[MAXC]
@@ -129,6 +131,8 @@ cdef class SpiderBoard:
         self.slen = len(stock)
         for j in range(self.slen):
             self.S[j] = stock[j]
+        cards = [c for col in columns for c in col] + list(stock)
+        self.dead_ends = len(set(cards)) == len(cards) and total == 52
         if table_init(&self.table, <uint64_t>table_mb * 1024 * 1024, True) != 0:
             raise MemoryError("cannot allocate the transposition table")
         self.mem_limit = <uint64_t>max(table_mb, 64) * 1024 * 1024
@@ -302,6 +306,16 @@ cdef class SpiderBoard:
                 self.clen[t] -= 1
                 self._rehash_col(t)
             self.slen += m.dealt
+
+    cdef inline bint _dead(self) noexcept:
+        """Rule 6: the position is provably lost (_spider_dead.pxi). Examined only from the
+        last deal on: with more cards in the stock the relaxation hardly ever fails."""
+        return self.dead_ends and self.slen < self.ncols and \
+            dead_end(self.cols, self.clen, self.cdown, self.ncols, self.S, self.slen)
+
+    def dead(self):
+        """Whether rule 6 proves the loaded position lost (for tests)."""
+        return self._dead()
 
     # ---------------------------------------------------------------- move generation
     cdef int _add(self, int kind, int a, int b, int n, int prio) noexcept:

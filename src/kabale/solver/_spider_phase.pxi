@@ -306,8 +306,8 @@ cdef class SpiderPhases(SpiderBoard):
             head = bytes((DEAL, 0, 0, 0))
         if self.nrem * 13 == self.total:
             return 1, head
-        if table_seen_or_add(&self.table, self._hash()):
-            self.exhaustive = True  # searched from another position of this round
+        if table_seen_or_add(&self.table, self._hash()) or self._dead():
+            self.exhaustive = True  # searched from another position of this round, or lost
             return 0, []
         self.npool = 0
         m.kind = MOVE
