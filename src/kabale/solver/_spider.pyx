@@ -45,8 +45,9 @@ proved lost):
    on). A position in which some suit cannot be completed even in a relaxed game, where
    every card once uncovered stays free and an empty column once made stays empty, is lost:
    the relaxation over-approximates every line of the real game (the argument is in
-   _spider_dead.pxi). The exhaustive search treats such a position as searched, and the
-   beam does not search a phase that starts in one (rule 5 counts it as searched whole).
+   _spider_dead.pxi). The exhaustive search treats such a position as searched; the beam
+   does not search a phase that starts in one, nor pass on a position whose deal leads into
+   one (rule 5 counts either as searched whole, not as left out).
 Completed King-to-Ace runs are removed and face-down cards turned as the rules do it
 (automatically), not as a pruning choice.
 """

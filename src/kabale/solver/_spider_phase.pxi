@@ -89,6 +89,7 @@ cdef class SpiderPhases(SpiderBoard):
             p[self.ncols + i] = self.cdown[i]
             memcpy(p + k, self.cols[i], self.clen[i])
             k += self.clen[i]
+        memset(p + k, 0, self.sb - k)  # the same position always packs to the same bytes
         p[2 * self.ncols] = self.slen
         p[2 * self.ncols + 1] = self.nrem
 
@@ -283,11 +284,12 @@ cdef class SpiderPhases(SpiderBoard):
                long long max_nodes, double max_seconds):
         """Search one phase from ``state`` (from ``start`` or a candidate), dealing first if
         asked: budget positions (times last_factor once the stock is empty), max_nodes and
-        max_seconds (0: none) for this call. Returns (1, ops) for a win with its moves
-        from ``state`` (4 bytes each: kind, a, b, n); (0, candidates) when the phase is searched, candidates being the
-        ``want`` best positions to deal on next as tuples (score, key, state, ops), best
-        first (none in the last phase), and ``exhaustive`` set when the phase was searched
-        whole and no candidate was left out; (-1, None) at a limit."""
+        max_seconds (0: none) for this call. Returns (1, ops) for a win with its moves from
+        ``state`` (4 bytes each: kind, a, b, n); (0, candidates) when the phase is searched,
+        candidates being the ``want`` best positions to deal on next as tuples (score, key,
+        state, ops), best first (none in the last phase, none whose deal leads into a dead
+        end of rule 6), and ``exhaustive`` set when the phase was searched whole and no
+        candidate was left out; (-1, None) at a limit."""
         cdef SMove m
         cdef int rc, i, idx, n
         cdef bytes head = b""
@@ -325,13 +327,28 @@ cdef class SpiderPhases(SpiderBoard):
             idx = self.dealable[i]
             self.heap[i] = (<int64_t>self.pool[idx].score << 32) | (0x7FFFFFFF - idx)
         qsort(self.heap, self.ndeal, sizeof(int64_t), descending)
-        n = min(self.ndeal, max(want, 1))
-        if n < self.ndeal:
-            self.exhaustive = False
-        for i in range(n):
+        n = max(want, 1)
+        for i in range(self.ndeal):
+            if len(out) == n:
+                self.exhaustive = False  # some left out
+                break
             idx = 0x7FFFFFFF - <int>(self.heap[i] & 0xFFFFFFFF)
             self._unpack(idx)
+            if self._dead_after_deal():
+                continue  # rule 6: dealing on it leads nowhere
             out.append((self.pool[idx].score, self._hash(),
                         bytes(self.states[<size_t>idx * self.sb:<size_t>(idx + 1) * self.sb]),
                         head + self._ops_to(idx)))
         return 0, out
+
+    cdef bint _dead_after_deal(self) noexcept:
+        """Whether the board, once dealt on, is a dead end (rule 6); the board is kept."""
+        cdef SMove m
+        cdef bint dead
+        if not self.dead_ends or self.slen - min(self.ncols, self.slen) >= self.ncols:
+            return False
+        m.kind = DEAL
+        self._apply(&m)
+        dead = self._dead()
+        self._undo(&m)
+        return dead
