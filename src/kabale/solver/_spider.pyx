@@ -15,10 +15,11 @@ proved lost):
 
 1. No move is pruned by a dominance rule. Moving part of a run is genuinely needed in the
    Spider family: the part left behind can take a card of another suit, or later join its
-   own suit elsewhere (test_verdicts has a Spiderette position won only that way). So all
-   legal column moves and the deal are generated; only their order is heuristic. It is the
-   costliest rule to keep: moving whole runs only, an endgame of deal 71 is searched whole
-   in 25,425 positions; with every move it is still open after 3 million.
+   own suit elsewhere (tests/solver/test_spider_part_runs.py holds a Spiderette position
+   won only that way). So all legal column moves and the deal are generated; only their
+   order is heuristic. It is the costliest rule to keep: moving whole runs only, an endgame
+   of deal 71 is searched whole in 25,425 positions; with every move it is still open after
+   3 million.
 2. Equal positions are searched once (transposition table). While the stock has cards the
    key includes each column's index, because a deal gives a known card to each column, so
    columns are not interchangeable. Once the stock is empty nothing is dealt any more and
