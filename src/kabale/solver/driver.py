@@ -71,3 +71,10 @@ def drive(kernel: Kernel, max_seconds: float, max_nodes: int,
         kernel.huge_table()  # a long search now: its table probes miss the TLB
     status, line = kernel.run(left_nodes, left_seconds, 0)
     return STATUS[status], line
+
+
+def time_left(max_seconds: float, start: float) -> float:
+    """What is left of a time limit (0: none) after the time since ``start``."""
+    if not max_seconds:
+        return 0.0
+    return max(max_seconds - (time.perf_counter() - start), 0.001)

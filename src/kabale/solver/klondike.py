@@ -7,7 +7,7 @@ import time
 from ..core import Game
 from ..core.cards import Card
 from ._klondike import KlondikeKernel
-from .driver import RESTARTS, drive
+from .driver import RESTARTS, drive, time_left
 
 # share of the limits for the search without foundation-to-tableau moves (back=true only;
 # 0: none). On draw-3 deals 1-1000 at 22M positions, 0.3 left 19 unknown, 0.1 16 and 0 17;
@@ -99,7 +99,7 @@ def run_klondike(game: Game, max_seconds: float, max_nodes: int,
         return "unsolvable", [], kernel.nodes
     if max_nodes and kernel.nodes >= max_nodes:
         return "unknown", [], kernel.nodes
-    status, ops = drive(kernel, _left(max_seconds, start), max_nodes, restarts)
+    status, ops = drive(kernel, time_left(max_seconds, start), max_nodes, restarts)
     return status, notation(ops), kernel.nodes
 
 
@@ -133,11 +133,5 @@ def _share(kernel: KlondikeKernel, share: float, max_seconds: float, max_nodes: 
     """``share`` of what is left of the limits, as drive's (seconds, node count) arguments
     (the node count is the kernel's total at which to stop; 0 = no limit)."""
     nodes = kernel.nodes + max(int((max_nodes - kernel.nodes) * share), 1) if max_nodes else 0
-    return _left(max_seconds, start) * share, nodes
+    return time_left(max_seconds, start) * share, nodes
 
-
-def _left(max_seconds: float, start: float) -> float:
-    """What is left of a time limit (0: none) after the time since ``start``."""
-    if not max_seconds:
-        return 0.0
-    return max(max_seconds - (time.perf_counter() - start), 0.001)
