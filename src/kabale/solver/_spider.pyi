@@ -7,6 +7,7 @@ Ops = list[tuple[int, int, int, int]]
 class SpiderBoard:
     nodes: int
     dead_ends: bool
+    whole_runs: bool
 
     def dead(self) -> bool: ...
 

@@ -83,6 +83,7 @@ cdef class SpiderBoard:
     """A Spider-family position on C arrays, with do/undo of moves and move generation."""
 
     cdef int ncols, strict, total, nrem
+    cdef public bint whole_runs  # move whole runs only: a search for wins (see _spider.pyx)
     cdef public bint dead_ends  # rule 6 applies (every card code at most once); tests may
                                 # switch it off to see the searches without it
     cdef uint8_t cols[MAXC][MAXL]
@@ -133,6 +134,7 @@ cdef class SpiderBoard:
             self.S[j] = stock[j]
         cards = [c for col in columns for c in col] + list(stock)
         self.dead_ends = len(set(cards)) == len(cards) and total == 52
+        self.whole_runs = 0
         if table_init(&self.table, <uint64_t>table_mb * 1024 * 1024, True) != 0:
             raise MemoryError("cannot allocate the transposition table")
         self.mem_limit = <uint64_t>max(table_mb, 64) * 1024 * 1024
@@ -382,7 +384,7 @@ cdef class SpiderBoard:
                     continue
                 if self.clen[t] > 0:
                     need = rank_of(self.cols[t][self.clen[t] - 1]) - top
-                    if 1 <= need <= run:
+                    if 1 <= need <= run and (need == run or not self.whole_runs):
                         if self._add(MOVE, s, t, need, self._prio(s, t, need, run)) != 0:
                             return -1
                 else:
@@ -390,7 +392,7 @@ cdef class SpiderBoard:
                         if not first_empty:
                             continue  # rule 3
                         first_empty = 0
-                    for n in range(run, 0, -1):
+                    for n in range(run, run - 1 if self.whole_runs else 0, -1):
                         if self.slen == 0 and n == self.clen[s] and self.cdown[s] == 0:
                             continue  # rule 3: whole column into an empty one
                         if self._add(MOVE, s, t, n, self._prio(s, t, n, run)) != 0:
