@@ -6,6 +6,9 @@ best positions the previous phase found, and the best of all the positions found
 dealt on. It finds wins fast but can only say "solved" (or "unsolvable" after a round that
 cut nothing); rounds differ in width, budget per phase and score weights (BEAM_ROUNDS). Then,
 with what is left, the exhaustive depth-first search (SpiderKernel through ``drive``).
+In Spiderette each search also runs once moving whole runs only, where most wins lie: the
+beam before the full beam, the depth-first search before the exhaustive one (BEAM_STAGES,
+WHOLE_RUNS_SHARE). Those runs can only find wins.
 """
 
 from __future__ import annotations
@@ -124,7 +127,7 @@ def run_spider(game: Game, max_seconds: float, max_nodes: int,
     share = WHOLE_RUNS_SHARE[family]
     if share > 0:
         line = whole_runs_win(kernel, time_left(max_seconds, start) * share,
-                              int((max_nodes - nodes) * share) if max_nodes else 0)
+                              max(1, int((max_nodes - nodes) * share)) if max_nodes else 0)
         if line is not None:
             return "solved", notation(line), nodes + kernel.nodes
     # drive counts the kernel's positions so far (the whole-runs search's) against its limit
@@ -143,7 +146,7 @@ def whole_runs_win(kernel: SpiderKernel, max_seconds: float,
         max_nodes = WHOLE_RUNS_NODES
     kernel.whole_runs = True
     try:
-        status, ops = kernel.run(max(max_nodes, 1) if max_nodes else 0, max_seconds)
+        status, ops = kernel.run(max_nodes, max_seconds)
     finally:
         kernel.whole_runs = False
     return ops if status == SOLVED else None
