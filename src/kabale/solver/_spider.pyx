@@ -57,7 +57,7 @@ Completed King-to-Ace runs are removed and face-down cards turned as the rules d
 
 A restriction for finding wins, outside rules 1-6: with ``whole_runs`` set (on either
 search), only whole runs move (onto a card or into an empty column). That space is far
-smaller, and most Spiderette wins lie in it, many that the full beam misses; its lines are
+smaller, and most wins lie in it, many that the full beam misses; its lines are
 legal moves like any other, so a win found there is a win (and is replayed through core).
 Rule 1 says why it proves nothing else: an exhausted search or beam round of whole runs
 means only that no win moves whole runs alone, and the driver never reports it.
