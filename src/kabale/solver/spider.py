@@ -29,7 +29,7 @@ from .klondike import code
 # proves no loss, so the full beam follows. After the beam, the exhaustive search gets what
 # is left; it can decide a Spiderette deal but hardly ever one of Spider's 104 cards
 BEAM_STAGES: dict[str, tuple[tuple[bool, float], ...]] = {
-    "spiderette": ((True, 0.15), (False, 0.75)),
+    "spiderette": ((True, 0.3), (False, 0.75)),  # 0.15: one deal fewer of 1-200 and 201-1000
     "spider": ((True, 0.15), (False, 0.9)),
 }
 # share of what is left after the beam for a depth-first search of whole runs only, before
