@@ -5,15 +5,17 @@
         --weights FEW_SPACES,NATURAL --max-nodes 30000000 > matrix.jsonl
     python bench/beam_matrix.py spider --from matrix.jsonl --max-nodes 40000000 \
         --order 20000x256xFEW_SPACES,10000x512xNATURAL
+    python bench/beam_matrix.py spiderette --seeds 74,135 --sizes 10000x4096 --whole-runs
 
 Runs every round (each size with each weight set; by default every size and weight set that
 the family's BEAM_ROUNDS use) alone, from an empty table, on each deal, with a position
 budget, and prints one JSON object per run: seed, budget, width, weights (their name),
-status (1 solved, 0 failed, -1 budget spent, 2 unsolvable) and positions. Position budgets
-make the runs repeat exactly, so the matrix can be gathered on a busy machine. Then
-``--order`` replays rounds in a given order on the printed matrix (``--from FILE``) and tells
-which deals that order solves within ``--max-nodes`` per deal, counting every failed round's
-positions on the way.
+status (1 solved, 0 failed, -1 budget spent, 2 unsolvable) and positions; with
+``--whole-runs`` the rounds move whole runs only, as the beam's first stage does (there,
+2 means only that no line of whole runs wins). Position budgets make the runs repeat
+exactly, so the matrix can be gathered on a busy machine. Then ``--order`` replays rounds in
+a given order on the printed matrix (``--from FILE``) and tells which deals that order
+solves within ``--max-nodes`` per deal, counting every failed round's positions on the way.
 """
 
 from __future__ import annotations
@@ -31,14 +33,15 @@ from kabale.solver._spider import SpiderPhases
 
 NAMES = {getattr(spider, name): name for name in ("BALANCED", "FEW_TURNS", "MANY_TURNS",
                                                   "FEW_SPACES", "BREAKS", "NATURAL")}
-Job = tuple[str, int, int, int, str, int]
+Job = tuple[str, int, int, int, str, int, bool]
 
 
 def run_alone(job: Job) -> dict[str, Any]:
     """One round alone on one deal (the Python layer's SpiderPhases with its default pool)."""
-    variant, seed, budget, width, weights, max_nodes = job
+    variant, seed, budget, width, weights, max_nodes, whole_runs = job
     phases = SpiderPhases(*spider.kernel_args(Game.new(variant, seed)), 128, 256)
     spider.weigh(phases, getattr(spider, weights))
+    phases.whole_runs = whole_runs
     status, _ = spider.beam(phases, budget, width, 0.0, max_nodes)
     return {"seed": seed, "budget": budget, "width": width, "weights": weights,
             "status": status, "nodes": phases.nodes}
@@ -73,6 +76,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--order", default="", help="BUDGETxWIDTHxWEIGHTS,... to replay")
     parser.add_argument("--from", dest="matrix", default="", help="a matrix printed before")
+    parser.add_argument("--whole-runs", action="store_true",
+                        help="move whole runs only (the beam's first stage)")
     args = parser.parse_args(argv)
     if args.order:
         text = Path(args.matrix).read_text(encoding="utf-8")
@@ -92,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     if unknown or not args.seeds:
         parser.error(f"bad weights {unknown}: one of {sorted(NAMES.values())}" if unknown
                      else "--seeds is required")
-    jobs = [(args.variant, int(seed), budget, width, name, args.max_nodes)
+    jobs = [(args.variant, int(seed), budget, width, name, args.max_nodes, args.whole_runs)
             for budget, width in sizes for name in weights for seed in args.seeds.split(",")]
     with ProcessPoolExecutor(args.jobs) as pool:
         for row in pool.map(run_alone, jobs):
