@@ -9,6 +9,8 @@ class SpiderBoard:
     dead_ends: bool
     whole_runs: bool
 
+    @property
+    def stock_left(self) -> int: ...
     def dead(self) -> bool: ...
 
 class SpiderKernel(SpiderBoard):
@@ -17,6 +19,8 @@ class SpiderKernel(SpiderBoard):
     def __init__(self, strict: bool, total: int, columns: list[list[int]], down: list[int],
                  stock: list[int], removed: int, table_mb: int) -> None: ...
     def run(self, max_nodes: int, max_seconds: float, noise: int = 0) -> tuple[int, Ops]: ...
+    def sweep(self, max_nodes: int, max_seconds: float, budget: int,
+              max_moves: int) -> tuple[int, Ops]: ...
 
 class SpiderPhases(SpiderBoard):
     exhaustive: bool

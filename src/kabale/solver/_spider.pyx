@@ -60,7 +60,9 @@ search), only whole runs move (onto a card or into an empty column). That space 
 smaller, and most wins lie in it, many that the full beam misses; its lines are
 legal moves like any other, so a win found there is a win (and is replayed through core).
 Rule 1 says why it proves nothing else: an exhausted search or beam round of whole runs
-means only that no win moves whole runs alone, and the driver never reports it.
+means only that no win moves whole runs alone, and the driver never reports it. The same
+holds for SpiderKernel.sweep, a search for wins that visits the endgames (the play after
+the last deal) the nearest first and may skip positions: it can only answer "won".
 """
 
 include "_common.pxi"
@@ -71,6 +73,9 @@ from time import perf_counter
 
 include "_spider_board.pxi"
 include "_spider_dead.pxi"
+
+
+DEF LOST_TAG = 0x5ca1ab1e0dd5  # sweep: an endgame searched whole (mixed into its key)
 
 
 cdef struct Frame:
@@ -90,10 +95,17 @@ cdef class SpiderKernel(SpiderBoard):
     cdef int cap_frames
     cdef public int max_depth
     cdef bint cut
+    cdef Table pre          # sweep: pre-deal positions of this pass, keyed with moves left
+    cdef Table ends         # sweep: endgames searched (whole, or at a level's budget)
+    cdef bint sweep_short   # sweep: this pass left out a move (a next pass may reach more)
+    cdef bint sweep_cut     # sweep: an endgame was cut by its budget at this level
+    cdef object won_line
 
     def __cinit__(self):
         self.ops = NULL
         self.frames = NULL
+        self.pre.keys = NULL
+        self.ends.keys = NULL
 
     def __init__(self, bint strict, int total, list columns, list down, list stock,
                  int removed, int table_mb):
@@ -111,6 +123,8 @@ cdef class SpiderKernel(SpiderBoard):
     def __dealloc__(self):
         free(self.ops)
         free(self.frames)
+        table_free(&self.pre)
+        table_free(&self.ends)
 
     cdef int _push(self, SMove* m) noexcept:
         cdef SMove* grown
@@ -222,6 +236,173 @@ cdef class SpiderKernel(SpiderBoard):
                 return -2, []
             fr.next = fr.start
             fr.end = self.mlen
+
+    def sweep(self, long long max_nodes, double max_seconds, long long budget, int max_moves):
+        """Search for a win endgame by endgame, the nearest first: a search for wins only,
+        like ``whole_runs`` (which it follows, before the last deal and after it).
+        An endgame is the play after the last deal. Pass k = 0, 1, ... reaches every
+        position just after the last deal that k paid moves can reach, and each one not
+        searched before gets a depth-first search of at most ``budget`` positions. A move
+        is free, not paid, when it turns a card or puts a run on its next rank in suit
+        (_progress): no line undoes that, so free moves cannot cycle, and each pass is
+        finite. Once a pass leaves out no move, every endgame has been reached: those cut by
+        the budget are searched again, from pass 0, with four times the budget (a level);
+        one searched whole never again.
+        The endgames of a level share the table, so a position searched under one is not
+        searched again under another. That may hide a win (a position on the path of an
+        endgame cut by its budget counts as searched), which a search for wins may do; it
+        made Spiderette deal 101 six times faster than a fresh table per endgame.
+        The depth-first search deals last and reaches the endgames after a long preparation
+        first; this one deals early. Spiderette deal 74 is won here in 3.6M positions,
+        there after 150M.
+        Returns (1, ops) for a win; (0, []) when every endgame was searched whole, or after
+        pass max_moves; (-1, []) at max_nodes or max_seconds (0: none); (-2, []) at the
+        memory limit. Unless it won, the kernel is back at its position. Needs cards in the
+        stock."""
+        cdef long long limit = self.nodes + max_nodes if max_nodes > 0 else 0
+        cdef double deadline = perf_counter() + max_seconds if max_seconds > 0 else 1e300
+        cdef int k, rc = 0
+        cdef uint64_t level = 0
+        if self.slen == 0:
+            raise ValueError("sweep needs cards in the stock")
+        if self.pre.keys == NULL:
+            if table_init(&self.pre, 8 * 1024 * 1024) != 0 or \
+                    table_init(&self.ends, 8 * 1024 * 1024) != 0:
+                raise MemoryError("cannot allocate the sweep's tables")
+        table_forget(&self.ends)
+        self.cut = 0
+        self.won_line = None
+        while rc == 0:
+            table_forget(&self.table)
+            self.sweep_cut = 0
+            for k in range(max_moves + 1):
+                table_forget(&self.pre)
+                self.sweep_short = 0
+                rc = self._sweep_from(k, k, limit, deadline, budget, zkey(10, level, 0))
+                if rc != 0 or not self.sweep_short:
+                    break
+            if rc != 0 or self.sweep_short or not self.sweep_cut:
+                break
+            level += 1
+            budget *= 4
+        if rc == 1:
+            return 1, self.won_line
+        return rc, []
+
+    cdef int _sweep_from(self, int left, int k, long long limit, double deadline,
+                         long long budget, uint64_t level) except -9:
+        """One pass of sweep below the current position with ``left`` paid moves left to
+        make before the last deal (k in the pass). 1 won (self.won_line set, the board left
+        there), 0 done, -1 / -2 at a limit (the board back where it was)."""
+        cdef int start = self.mlen, end, i, rc, after
+        cdef bint paid
+        cdef SMove m
+        cdef GMove* g
+        if self._gen() != 0:
+            return -2
+        end = self.mlen
+        for i in range(start, end):
+            g = &self.mbuf[i]
+            paid = g.kind == MOVE and not self._progress(g)
+            if paid and left == 0:
+                self.sweep_short = 1
+                continue
+            m.kind = g.kind
+            m.a = g.a
+            m.b = g.b
+            m.n = g.n
+            self._apply(&m)
+            if self._push(&m) != 0:
+                self._undo(&m)
+                self.mlen = start
+                return -2
+            self.nodes += 1
+            if self.nrem * 13 == self.total:
+                self.won_line = self._line()
+                return 1
+            after = left - paid
+            if self.slen == 0:
+                rc = self._sweep_endgame(limit, deadline, budget, level)
+            elif self._pre_seen(after, k):
+                rc = 0
+            else:
+                rc = self._sweep_from(after, k, limit, deadline, budget, level)
+            if rc == 1:
+                return 1
+            self.nops -= 1
+            self._undo(&self.ops[self.nops])
+            if rc == 0 and ((limit > 0 and self.nodes >= limit) or perf_counter() >= deadline):
+                rc = -1
+            if rc != 0:
+                self.mlen = start
+                return rc
+        self.mlen = start
+        return 0
+
+    cdef bint _progress(self, GMove* g) noexcept:
+        """Whether move g uncovers a face-down card or puts a run on its next rank in suit
+        (the card it leaves is not that): progress no line ever undoes."""
+        cdef int s = g.a, t = g.b, head = self.cols[s][self.clen[s] - g.n], below
+        if self.clen[s] - g.n == self.cdown[s] and self.cdown[s] > 0:
+            return True
+        if self.clen[t] == 0:
+            return False
+        if self.cols[t][self.clen[t] - 1] != head + 1 or rank_of(head) == 13:
+            return False
+        if self.clen[s] - g.n > self.cdown[s]:
+            below = self.cols[s][self.clen[s] - g.n - 1]
+            if below == head + 1:
+                return False
+        return True
+
+    cdef bint _pre_seen(self, int left, int k) noexcept:
+        """Whether this pass reached the position before with ``left`` paid moves to make
+        or more (then it has nothing new to give); records it otherwise."""
+        cdef uint64_t h = self._hash()
+        cdef int j
+        for j in range(left, k + 1):
+            if table_seen(&self.pre, h ^ zkey(9, j, 0)):
+                return True
+        table_seen_or_add(&self.pre, h ^ zkey(9, left, 0))
+        return False
+
+    cdef int _sweep_endgame(self, long long limit, double deadline, long long budget,
+                            uint64_t level) except -9:
+        """The depth-first search of the endgame at the current position (just dealt the
+        last cards), unless searched whole before or at this ``level``: 1 won, 0 lost or cut
+        by ``budget`` (then sweep_cut is set), -1 / -2 at a limit; the board is back here
+        unless won."""
+        cdef uint64_t h = self._hash()
+        cdef int mlen0 = self.mlen, base = self.nops
+        cdef long long cap = self.nodes + budget
+        cdef double seconds
+        if table_seen(&self.ends, h ^ LOST_TAG) or table_seen_or_add(&self.ends, h ^ level):
+            return 0
+        if self._dead():
+            table_seen_or_add(&self.ends, h ^ LOST_TAG)
+            return 0
+        if limit > 0 and limit < cap:
+            cap = limit
+        seconds = deadline - perf_counter()
+        if seconds <= 0:
+            return -1
+        status, ops = self._search(cap, seconds)
+        if status == 1:
+            self.won_line = ops
+            return 1
+        while self.nops > base:
+            self.nops -= 1
+            self._undo(&self.ops[self.nops])
+        self.mlen = mlen0
+        if status == 0:
+            table_seen_or_add(&self.ends, h ^ LOST_TAG)
+        else:
+            self.sweep_cut = 1
+        if status == -2:
+            return -2
+        if (limit > 0 and self.nodes >= limit) or perf_counter() >= deadline:
+            return -1
+        return 0
 
     cdef list _line(self):
         cdef int i

@@ -315,6 +315,11 @@ cdef class SpiderBoard:
         return self.dead_ends and self.slen < self.ncols and \
             dead_end(self.cols, self.clen, self.cdown, self.ncols, self.S, self.slen)
 
+    @property
+    def stock_left(self):
+        """How many cards the stock holds at the loaded position."""
+        return self.slen
+
     def dead(self):
         """Whether rule 6 proves the loaded position lost (for tests)."""
         return self._dead()

@@ -1,14 +1,13 @@
 """Spider family: pack a core State for the Cython kernel and read its line back.
 
-Time is spent in two searches (see _spider.pyx). First a beam search over the phases (the
-play between two deals): each phase is searched best first (SpiderPhases.search) from the
-best positions the previous phase found, and the best of all the positions found there are
-dealt on. It finds wins fast but can only say "solved" (or "unsolvable" after a round that
-cut nothing); rounds differ in width, budget per phase and score weights (BEAM_ROUNDS). Then,
-with what is left, the exhaustive depth-first search (SpiderKernel through ``drive``).
-The beam also runs once moving whole runs only, where most wins lie, before the full beam;
-in Spiderette so does the depth-first search, before the exhaustive one (BEAM_STAGES,
-WHOLE_RUNS_SHARE). Those runs can only find wins.
+A search runs STAGES in turn, each with a share of the time left, until one decides. The
+beam over the phases (the play between two deals): each phase is searched best first
+(SpiderPhases.search) from the best positions the previous phase found, and the best of all
+the positions found there are dealt on; rounds differ in width, budget per phase and score
+weights (BEAM_ROUNDS). It finds wins fast but can only say "solved" (or "unsolvable" after a
+round that cut nothing). The depth-first search (SpiderKernel): exhaustive, it decides;
+moving whole runs only, or sweeping the endgames the nearest first (SpiderKernel.sweep),
+it only finds wins. Every line is replayed through core by the caller.
 """
 
 from __future__ import annotations
@@ -18,25 +17,43 @@ from typing import Any
 
 from ..core import Game
 from ._spider import SpiderKernel, SpiderPhases
-from .driver import drive, time_left
+from .driver import STATUS, drive, time_left
 from .klondike import code
 
-# the beam's stages: (whole runs only, share of the time and of a node limit left). Moving
-# whole runs only (SpiderBoard.whole_runs) the space is far smaller and most wins lie in it:
-# Spiderette deals 1-200, that beam alone at 2 s each wins 187, median 0.04 s (the full beam:
-# 186 at 10 s, median 0.19 s), and at 4 s 31 of the 70 deals of 1-1000 left unknown before;
-# Spider (4 suits) deals 1-50 are all won at 60 s, median 0.23 s (before: 49, 7.0 s). It
-# proves no loss, so the full beam follows. After the beam, the exhaustive search gets what
-# is left; it can decide a Spiderette deal but hardly ever one of Spider's 104 cards
-BEAM_STAGES: dict[str, tuple[tuple[bool, float], ...]] = {
-    "spiderette": ((True, 0.3), (False, 0.75)),  # 0.15: one deal fewer of 1-200 and 201-1000
-    "spider": ((True, 0.15), (False, 0.9)),
+# The stages of a search, in order: (kind, share of the time and of a node limit left).
+# - "whole beam": the beam moving whole runs only (SpiderBoard.whole_runs). That space is
+#   far smaller and most wins lie in it: Spiderette deals 1-200, that beam alone at 2 s each
+#   wins 187, median 0.04 s (the full beam: 186 at 10 s, median 0.19 s); Spider (4 suits)
+#   deals 1-50 are all won at 60 s, median 0.23 s (before: 49, 7.0 s). It proves no loss.
+# - "proof": a short exhaustive depth-first search. It proves Spiderette's lost deals far
+#   sooner than the full beam: each stage run alone on the deals of 1-800 the whole-runs beam
+#   leaves, it proved every one lost in 0.001-1.2 s, the full beam in 0.02-6.1 s (one never).
+# - "whole dfs": the depth-first search of whole runs only (Spiderette: 94 in 1.1 s, 80 in
+#   1.6 s, where the full beam needs 3.4 s and more). It proves no loss.
+# - "sweep": whole runs, endgame by endgame, the nearest first (SpiderKernel.sweep). It deals
+#   early where the depth-first search deals last. Of 1-800 it alone wins 74, 101, 426, 535
+#   and 740 within 7 s (in 0.4-2.3 s; 74: the depth-first search of whole runs after 66 s).
+# - "beam": the full beam; "drive": shuffled restarts then the exhaustive search (driver),
+#   which alone may decide anything, with what is left. Spider, with 104 cards, hardly ever
+#   gets that far: its beams decide it.
+# Spiderette's shares come from those runs alone (every stage on each of the 67 deals of
+# 1-800 the whole-runs beam leaves at 3 s), replayed for every order and share in a grid:
+# each stage wins deals no other wins in 7 s, so on one core every share is a trade.
+STAGES: dict[str, tuple[tuple[str, float], ...]] = {
+    "spiderette": (("whole beam", 0.3), ("proof", 0.18), ("whole dfs", 0.21), ("sweep", 0.53),
+                   ("beam", 1.0), ("drive", 1.0)),
+    "spider": (("whole beam", 0.15), ("beam", 0.9), ("drive", 1.0)),
 }
-# share of what is left after the beam for a depth-first search of whole runs only, before
-# the exhaustive one (Spiderette: it wins some deals no beam wins, e.g. 94 in 0.9 s)
-WHOLE_RUNS_SHARE = {"spiderette": 0.6, "spider": 0.0}
-# with no limit at all, each whole-runs stage stops after this many positions
-WHOLE_RUNS_NODES = 2_000_000
+# with no limit at all, each stage before the full beam stops after this many positions
+EARLY_NODES = 2_000_000
+# the sweep's budget per endgame (x4 each time all are reached). The deals it wins of 1-800
+# take 0.1-2.3 s at 200k; at 300k 74 and 426-740 take up to a third longer, at 100k the
+# others are faster but 74 is not won in 7 s
+SWEEP_BUDGET = 200_000
+SWEEP_MOVES = 60  # paid moves before the last deal, at most (SpiderKernel.sweep)
+# with a time limit, a stage left less than this is skipped: a kernel's first positions touch
+# fresh pages of its table, and 1024 of them (between two looks at the clock) took 0.3 s
+MIN_STAGE_SECONDS = 0.05
 # the score's weights (empty column, face-down card, card on the next rank in suit, out of
 # suit, on another card; see SpiderBoard._rehash_col). Each round names its own: deals one
 # set misjudges, another often solves at once
@@ -90,7 +107,10 @@ Chain = tuple["Chain", bytes] | None
 PER_SEARCH = 16  # positions one phase search passes on (more would be near-duplicates)
 
 
-def kernel_args(game: Game) -> tuple[bool, int, list[list[int]], list[int], list[int], int]:
+Args = tuple[bool, int, list[list[int]], list[int], list[int], int]
+
+
+def kernel_args(game: Game) -> Args:
     """The kernels' first arguments for the game's current position: strict rule, cards in
     the variant, columns, face-down counts, stock (card codes, bottom first), runs off."""
     s = game.state
@@ -101,49 +121,88 @@ def kernel_args(game: Game) -> tuple[bool, int, list[list[int]], list[int], list
 
 def run_spider(game: Game, max_seconds: float, max_nodes: int,
                table_mb: int) -> tuple[str, list[str], int]:
-    """(status, line in notation, nodes searched) for the game's current position."""
+    """(status, line in notation, nodes searched) for the game's current position: the
+    family's STAGES in turn until one decides. Consecutive depth-first stages share one
+    kernel (its table is only paid for once); a beam frees it first, to stay within the
+    memory limit."""
     args = kernel_args(game)
     start = time.perf_counter()
-    family = game.variant.family
-    phases = SpiderPhases(*args, max(8, table_mb // 2), max(8, table_mb))
-    status = STOPPED
-    for whole_runs, share in BEAM_STAGES[family]:
-        cap = phases.nodes + max(1, int((max_nodes - phases.nodes) * share)) if max_nodes else 0
-        if whole_runs and not max_seconds and not max_nodes:
-            cap = phases.nodes + WHOLE_RUNS_NODES
-        status, ops = phase_rounds(phases, BEAM_ROUNDS[family],
-                                   time_left(max_seconds, start) * share, cap, whole_runs)
-        if status != STOPPED or (max_nodes and phases.nodes >= max_nodes):
+    nodes = 0
+    kernel: SpiderKernel | None = None
+    for kind, share in STAGES[game.variant.family]:
+        seconds = time_left(max_seconds, start) * share
+        if max_seconds and seconds < MIN_STAGE_SECONDS:
+            continue
+        limit = max(1, int((max_nodes - nodes) * share)) if max_nodes else 0
+        if kind not in ("beam", "drive") and not max_seconds and not max_nodes:
+            limit = EARLY_NODES
+        if kind.endswith("beam"):
+            kernel = None
+            status, ops, used = beam_stage(kind == "whole beam", game.variant.family, args,
+                                           table_mb, seconds, limit)
+        else:
+            if kernel is None:
+                kernel = SpiderKernel(*args, table_mb)
+            before = kernel.nodes
+            status, ops = kernel_stage(kind, kernel, seconds, limit)
+            used = kernel.nodes - before
+        nodes += used
+        if status != "unknown" or kind == "drive":
+            return status, notation(ops), nodes
+        if max_nodes and nodes >= max_nodes:
             break
-    nodes = phases.nodes
-    del phases  # free its pool before the depth-first searches allocate their own
-    if status == SOLVED:
-        return "solved", notation(ops), nodes
-    if status == UNSOLVABLE:
-        return "unsolvable", [], nodes
-    if max_nodes and nodes >= max_nodes:
-        return "unknown", [], nodes
-    kernel = SpiderKernel(*args, table_mb)
-    share = WHOLE_RUNS_SHARE[family]
-    if share > 0:
-        line = whole_runs_win(kernel, time_left(max_seconds, start) * share,
-                              max(1, int((max_nodes - nodes) * share)) if max_nodes else 0)
-        if line is not None:
-            return "solved", notation(line), nodes + kernel.nodes
-    # drive counts the kernel's positions so far (the whole-runs search's) against its limit
-    left_nodes = max(max_nodes - nodes, 1) if max_nodes else 0
-    verdict, ops = drive(kernel, time_left(max_seconds, start), left_nodes)
-    return verdict, notation(ops), nodes + kernel.nodes
+    return "unknown", [], nodes
+
+
+def beam_stage(whole_runs: bool, family: str, args: Args, table_mb: int, max_seconds: float,
+               max_nodes: int) -> tuple[str, list[tuple[int, int, int, int]], int]:
+    """The beam's rounds within the limits (0 = none): (status, ops, nodes searched). With
+    ``whole_runs`` it answers "solved" or "unknown", never "unsolvable"."""
+    phases = SpiderPhases(*args, max(8, table_mb // 2), max(8, table_mb))
+    status, ops = phase_rounds(phases, BEAM_ROUNDS[family], max_seconds, max_nodes, whole_runs)
+    word = {SOLVED: "solved", UNSOLVABLE: "unsolvable"}.get(status, "unknown")
+    return word, ops or [], phases.nodes
+
+
+def kernel_stage(kind: str, kernel: SpiderKernel, max_seconds: float,
+                 max_nodes: int) -> tuple[str, list[tuple[int, int, int, int]]]:
+    """One depth-first stage of STAGES ("proof", "whole dfs", "sweep" or "drive") within the
+    limits (0 = none): (status, ops). Those that move whole runs only answer "solved" or
+    "unknown"; the sweep answers "unknown" when there is nothing left to deal."""
+    if kind == "drive":
+        return drive(kernel, max_seconds, max_nodes)
+    if kind == "proof":
+        status, line = kernel.run(max_nodes, max_seconds)
+        return STATUS[status], line
+    if kind == "sweep" and not kernel.stock_left:
+        return "unknown", []
+    found = (sweep_win if kind == "sweep" else whole_runs_win)(kernel, max_seconds, max_nodes)
+    return ("unknown", []) if found is None else ("solved", found)
+
+
+def sweep_win(kernel: SpiderKernel, max_seconds: float,
+              max_nodes: int) -> list[tuple[int, int, int, int]] | None:
+    """The winning ops of the kernel's sweep of whole runs (SpiderKernel.sweep) within the
+    limits (none given: EARLY_NODES positions), or None: like whole_runs_win it finds wins
+    only, and the kernel is back at its position unless it won. Needs cards in the stock."""
+    if not max_seconds and not max_nodes:
+        max_nodes = EARLY_NODES
+    kernel.whole_runs = True
+    try:
+        status, ops = kernel.sweep(max_nodes, max_seconds, SWEEP_BUDGET, SWEEP_MOVES)
+    finally:
+        kernel.whole_runs = False
+    return ops if status == SOLVED else None
 
 
 def whole_runs_win(kernel: SpiderKernel, max_seconds: float,
                    max_nodes: int) -> list[tuple[int, int, int, int]] | None:
     """The winning ops of one depth-first search of ``kernel`` that moves whole runs only,
-    within the limits (none given: WHOLE_RUNS_NODES positions), or None. Its "unsolvable"
+    within the limits (none given: EARLY_NODES positions), or None. Its "unsolvable"
     proves nothing about the real game, so only a win is returned; the kernel is back at its
     position, on all moves, unless it won."""
     if not max_seconds and not max_nodes:
-        max_nodes = WHOLE_RUNS_NODES
+        max_nodes = EARLY_NODES
     kernel.whole_runs = True
     try:
         status, ops = kernel.run(max_nodes, max_seconds)
