@@ -169,8 +169,8 @@ def kernel_stage(kind: str, kernel: SpiderKernel, max_seconds: float,
     """One depth-first stage of STAGES ("proof", "whole dfs", "sweep" or "drive") within the
     limits (0 = none): (status, ops). Those that move whole runs only answer "solved" or
     "unknown"; the sweep answers "unknown" when there is nothing left to deal."""
-    if kind == "drive":
-        return drive(kernel, max_seconds, max_nodes)
+    if kind == "drive":  # drive counts all the kernel's positions, earlier stages' too
+        return drive(kernel, max_seconds, kernel.nodes + max_nodes if max_nodes else 0)
     if kind == "proof":
         status, line = kernel.run(max_nodes, max_seconds)
         return STATUS[status], line
