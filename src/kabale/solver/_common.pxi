@@ -41,6 +41,26 @@ cdef extern from *:
     #endif
         return calloc(bytes, 1);
     }
+    /* seconds on a monotonic clock (the one time.perf_counter reads), callable without
+       the GIL */
+    #if defined(_WIN32)
+    #include <windows.h>
+    static inline double kabale_now(void) {
+        LARGE_INTEGER f, c;
+        QueryPerformanceFrequency(&f);
+        QueryPerformanceCounter(&c);
+        return (double)c.QuadPart / (double)f.QuadPart;
+    }
+    #else
+    #include <time.h>
+    static inline double kabale_now(void) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    }
+    #endif
+    /* read a flag another thread may set (never cached in a register) */
+    static inline int kabale_load(const int* p) { return *(const volatile int*)p; }
     static void kabale_table_release(void* p, size_t bytes, int huge) {
     #if defined(__linux__) && defined(MADV_HUGEPAGE)
         if (huge) {
@@ -54,6 +74,8 @@ cdef extern from *:
     void* kabale_table_alloc(size_t bytes, int huge) nogil
     void kabale_table_release(void* p, size_t bytes, int huge) nogil
     void kabale_prefetch(const void* p) nogil
+    double kabale_now() nogil
+    int kabale_load(const int* p) nogil
 
 
 cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
@@ -76,7 +98,7 @@ cdef struct Table:
     int huge        # allocated for huge pages (see table_init)
 
 
-cdef int table_init(Table* t, uint64_t max_bytes, bint huge=False) noexcept:
+cdef int table_init(Table* t, uint64_t max_bytes, bint huge=False) noexcept nogil:
     """Allocate the largest power-of-two bucket array within max_bytes. 0 on success.
     ``huge`` asks for transparent huge pages (Linux): a probe is a random access, and with
     4 KiB pages nearly every one also misses the TLB (Spiderette: 10M positions in 4.6-4.9 s
@@ -96,17 +118,17 @@ cdef int table_init(Table* t, uint64_t max_bytes, bint huge=False) noexcept:
     return 0
 
 
-cdef inline void table_forget(Table* t) noexcept:
+cdef inline void table_forget(Table* t) noexcept nogil:
     """Start an empty table for a new search: change the salt, so no old entry matches."""
     t.salt = mix64(t.salt + <uint64_t>0x9E3779B97F4A7C15ULL)
 
 
-cdef inline uint64_t table_bytes(Table* t) noexcept:
+cdef inline uint64_t table_bytes(Table* t) noexcept nogil:
     """The size of the table's bucket array."""
     return (t.mask + 1) * 4 * sizeof(uint64_t)
 
 
-cdef int table_rehome(Table* t, bint huge) noexcept:
+cdef int table_rehome(Table* t, bint huge) noexcept nogil:
     """Move the table to memory allocated as ``huge`` says, of the same size, forgetting its
     entries (only ever costs time, see above). -1, with the table as it was, when no such
     memory is to be had."""
@@ -124,7 +146,7 @@ cdef int table_rehome(Table* t, bint huge) noexcept:
     return 0
 
 
-cdef void table_free(Table* t) noexcept:
+cdef void table_free(Table* t) noexcept nogil:
     if t.keys != NULL:
         kabale_table_release(t.keys, table_bytes(t), t.huge)
         t.keys = NULL

@@ -4,10 +4,15 @@ from typing import Any
 
 Ops = list[tuple[int, int, int, int]]
 
+class Halt:
+    def set(self) -> None: ...
+    def is_set(self) -> bool: ...
+
 class SpiderBoard:
     nodes: int
     dead_ends: bool
     whole_runs: bool
+    halt: Halt | None
 
     @property
     def stock_left(self) -> int: ...
@@ -15,7 +20,10 @@ class SpiderBoard:
 
 class SpiderKernel(SpiderBoard):
     max_depth: int
+    endgame_budget: int
 
+    @property
+    def left_out(self) -> bool: ...
     def __init__(self, strict: bool, total: int, columns: list[list[int]], down: list[int],
                  stock: list[int], removed: int, table_mb: int) -> None: ...
     def run(self, max_nodes: int, max_seconds: float, noise: int = 0) -> tuple[int, Ops]: ...

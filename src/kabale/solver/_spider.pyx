@@ -62,20 +62,25 @@ legal moves like any other, so a win found there is a win (and is replayed throu
 Rule 1 says why it proves nothing else: an exhausted search or beam round of whole runs
 means only that no win moves whole runs alone, and the driver never reports it. The same
 holds for SpiderKernel.sweep, a search for wins that visits the endgames (the play after
-the last deal) the nearest first and may skip positions: it can only answer "won".
+the last deal) the nearest first and may skip positions: it can only answer "won"; and for
+the depth-first search with an ``endgame_budget``, which gives up on an endgame after that
+many positions (its positions stay in the table, as if searched): a search that gave up on
+one ends "unknown" (-1), never "unsolvable", like a depth cap (rule 4).
+
+The searches run without the GIL (their loops touch C data only), so searches on different
+kernels run at once in threads; a Halt flag shared by them stops each at its next look at
+the clock, as a time limit does.
 """
 
 include "_common.pxi"
 
 from libc.stdlib cimport qsort
 
-from time import perf_counter
-
 include "_spider_board.pxi"
 include "_spider_dead.pxi"
 
 
-DEF LOST_TAG = 0x5ca1ab1e0dd5  # sweep: an endgame searched whole (mixed into its key)
+cdef uint64_t LOST_TAG = 0x5ca1ab1e0dd5ULL  # sweep: an endgame searched whole (mixed into its key)
 
 
 cdef struct Frame:
@@ -99,7 +104,7 @@ cdef class SpiderKernel(SpiderBoard):
     cdef Table ends         # sweep: endgames searched (whole, or at a level's budget)
     cdef bint sweep_short   # sweep: this pass left out a move (a next pass may reach more)
     cdef bint sweep_cut     # sweep: an endgame was cut by its budget at this level
-    cdef object won_line
+    cdef public long long endgame_budget  # positions per endgame in _dfs (0: no limit)
 
     def __cinit__(self):
         self.ops = NULL
@@ -119,6 +124,7 @@ cdef class SpiderKernel(SpiderBoard):
         self.nops = 0
         self.max_depth = 0
         self.cut = 0
+        self.endgame_budget = 0
 
     def __dealloc__(self):
         free(self.ops)
@@ -126,7 +132,7 @@ cdef class SpiderKernel(SpiderBoard):
         table_free(&self.pre)
         table_free(&self.ends)
 
-    cdef int _push(self, SMove* m) noexcept:
+    cdef int _push(self, SMove* m) noexcept nogil:
         cdef SMove* grown
         if self.nops == self.cap_ops:
             grown = <SMove*>realloc(self.ops, 2 * self.cap_ops * sizeof(SMove))
@@ -137,6 +143,12 @@ cdef class SpiderKernel(SpiderBoard):
         self.ops[self.nops] = m[0]
         self.nops += 1
         return 0
+
+    @property
+    def left_out(self):
+        """Whether the last search left positions out (a depth cap or an endgame budget):
+        then its end proved nothing."""
+        return bool(self.cut)
 
     def run(self, long long max_nodes, double max_seconds, int noise=0):
         """One search from the loaded position with an empty table. ``noise`` > 0 adds a
@@ -160,33 +172,54 @@ cdef class SpiderKernel(SpiderBoard):
 
     def _search(self, long long max_nodes, double max_seconds):
         """Search. Returns (status, ops): status 1 solved, 0 unsolvable, -1 node or time
-        limit, -2 memory limit; ops the winning line as (kind, a, b, n) tuples."""
-        cdef int depth = 0, rc
+        limit (or halt), -2 memory limit; ops the winning line as (kind, a, b, n) tuples.
+        The search runs without the GIL: other threads run meanwhile."""
+        cdef double deadline = kabale_now() + max_seconds if max_seconds > 0 else 1e300
+        cdef int status
+        with nogil:
+            status = self._dfs(max_nodes, deadline)
+        return status, (self._line() if status == 1 else [])
+
+    cdef int _dfs(self, long long max_nodes, double deadline) noexcept nogil:
+        """The depth-first search below the current position, as _search says (max_nodes
+        caps self.nodes, 0: none; deadline on kabale_now's clock). A win leaves the board
+        there, its line on the ops stack. With ``endgame_budget`` each endgame (the play
+        after the deal that empties the stock) gets at most that many positions; a search
+        that cut one ends -1, not 0."""
+        cdef int depth = 0, rc, d, eg_depth = 0
+        cdef long long eg_end = 0
         cdef Frame* fr
         cdef Frame* grown
         cdef SMove m
         cdef GMove* g
-        cdef double deadline = perf_counter() + max_seconds if max_seconds > 0 else 1e300
         cdef uint64_t used
         if self.nrem * 13 == self.total:
-            return 1, []
+            return 1
         table_seen_or_add(&self.table, self._hash())
         self.frames[0].start = self.mlen
         self.frames[0].ops_base = self.nops
         if self._gen() != 0:
-            return -2, []
+            return -2
         self.frames[0].next = self.frames[0].start
         self.frames[0].end = self.mlen
         while True:
             fr = &self.frames[depth]
             if fr.next >= fr.end:
                 if depth == 0:
-                    return (-1 if self.cut else 0), []
+                    return -1 if self.cut else 0
+                if depth == eg_depth:
+                    eg_depth = 0
                 self.mlen = fr.start
                 while self.nops > fr.ops_base:
                     self.nops -= 1
                     self._undo(&self.ops[self.nops])
                 depth -= 1
+                continue
+            if eg_depth and self.nodes >= eg_end:
+                # the endgame's budget is spent: back up to its root, proving nothing
+                for d in range(eg_depth, depth + 1):
+                    self.frames[d].next = self.frames[d].end
+                self.cut = 1
                 continue
             g = &self.mbuf[fr.next]
             m.kind = g.kind
@@ -197,21 +230,21 @@ cdef class SpiderKernel(SpiderBoard):
             rc = self.nops
             self._apply(&m)
             if self._push(&m) != 0:
-                return -2, []
+                return -2
             self.nodes += 1
             if self.nrem * 13 == self.total:
-                return 1, self._line()
+                return 1
             # limits are checked on every position, also those the table turns away (a long
             # run of table hits must not outlast the time limit)
             if (self.nodes & 1023) == 0:
-                if perf_counter() >= deadline:
-                    return -1, []
+                if self._late(deadline):
+                    return -1
                 used = <uint64_t>self.cap_ops * sizeof(SMove) + self.mcap * sizeof(GMove) + \
                     <uint64_t>self.cap_frames * sizeof(Frame)
                 if used > self.mem_limit:
-                    return -2, []
+                    return -2
             if max_nodes > 0 and self.nodes >= max_nodes:
-                return -1, []
+                return -1
             if table_seen_or_add(&self.table, self._hash()) or self._dead():
                 self.nops -= 1
                 self._undo(&self.ops[self.nops])
@@ -226,14 +259,17 @@ cdef class SpiderKernel(SpiderBoard):
             if depth == self.cap_frames:
                 grown = <Frame*>realloc(self.frames, 2 * self.cap_frames * sizeof(Frame))
                 if grown == NULL:
-                    return -2, []
+                    return -2
                 self.frames = grown
                 self.cap_frames *= 2
+            if m.kind == DEAL and self.slen == 0 and self.endgame_budget > 0:
+                eg_depth = depth
+                eg_end = self.nodes + self.endgame_budget
             fr = &self.frames[depth]
             fr.ops_base = rc
             fr.start = self.mlen
             if self._gen() != 0:
-                return -2, []
+                return -2
             fr.next = fr.start
             fr.end = self.mlen
 
@@ -260,7 +296,7 @@ cdef class SpiderKernel(SpiderBoard):
         memory limit. Unless it won, the kernel is back at its position. Needs cards in the
         stock."""
         cdef long long limit = self.nodes + max_nodes if max_nodes > 0 else 0
-        cdef double deadline = perf_counter() + max_seconds if max_seconds > 0 else 1e300
+        cdef double deadline = kabale_now() + max_seconds if max_seconds > 0 else 1e300
         cdef int k, rc = 0
         cdef uint64_t level = 0
         if self.slen == 0:
@@ -271,29 +307,27 @@ cdef class SpiderKernel(SpiderBoard):
                 raise MemoryError("cannot allocate the sweep's tables")
         table_forget(&self.ends)
         self.cut = 0
-        self.won_line = None
-        while rc == 0:
-            table_forget(&self.table)
-            self.sweep_cut = 0
-            for k in range(max_moves + 1):
-                table_forget(&self.pre)
-                self.sweep_short = 0
-                rc = self._sweep_from(k, k, limit, deadline, budget, zkey(10, level, 0))
-                if rc != 0 or not self.sweep_short:
+        with nogil:
+            while rc == 0:
+                table_forget(&self.table)
+                self.sweep_cut = 0
+                for k in range(max_moves + 1):
+                    table_forget(&self.pre)
+                    self.sweep_short = 0
+                    rc = self._sweep_from(k, k, limit, deadline, budget, zkey(10, level, 0))
+                    if rc != 0 or not self.sweep_short:
+                        break
+                if rc != 0 or self.sweep_short or not self.sweep_cut:
                     break
-            if rc != 0 or self.sweep_short or not self.sweep_cut:
-                break
-            level += 1
-            budget *= 4
-        if rc == 1:
-            return 1, self.won_line
-        return rc, []
+                level += 1
+                budget *= 4
+        return rc, (self._line() if rc == 1 else [])
 
     cdef int _sweep_from(self, int left, int k, long long limit, double deadline,
-                         long long budget, uint64_t level) except -9:
+                         long long budget, uint64_t level) noexcept nogil:
         """One pass of sweep below the current position with ``left`` paid moves left to
-        make before the last deal (k in the pass). 1 won (self.won_line set, the board left
-        there), 0 done, -1 / -2 at a limit (the board back where it was)."""
+        make before the last deal (k in the pass). 1 won (the board left there, its line on
+        the ops stack), 0 done, -1 / -2 at a limit (the board back where it was)."""
         cdef int start = self.mlen, end, i, rc, after
         cdef bint paid
         cdef SMove m
@@ -318,7 +352,6 @@ cdef class SpiderKernel(SpiderBoard):
                 return -2
             self.nodes += 1
             if self.nrem * 13 == self.total:
-                self.won_line = self._line()
                 return 1
             after = left - paid
             if self.slen == 0:
@@ -331,7 +364,7 @@ cdef class SpiderKernel(SpiderBoard):
                 return 1
             self.nops -= 1
             self._undo(&self.ops[self.nops])
-            if rc == 0 and ((limit > 0 and self.nodes >= limit) or perf_counter() >= deadline):
+            if rc == 0 and ((limit > 0 and self.nodes >= limit) or self._late(deadline)):
                 rc = -1
             if rc != 0:
                 self.mlen = start
@@ -339,7 +372,7 @@ cdef class SpiderKernel(SpiderBoard):
         self.mlen = start
         return 0
 
-    cdef bint _progress(self, GMove* g) noexcept:
+    cdef bint _progress(self, GMove* g) noexcept nogil:
         """Whether move g uncovers a face-down card or puts a run on its next rank in suit
         (the card it leaves is not that): progress no line ever undoes."""
         cdef int s = g.a, t = g.b, head = self.cols[s][self.clen[s] - g.n], below
@@ -355,7 +388,7 @@ cdef class SpiderKernel(SpiderBoard):
                 return False
         return True
 
-    cdef bint _pre_seen(self, int left, int k) noexcept:
+    cdef bint _pre_seen(self, int left, int k) noexcept nogil:
         """Whether this pass reached the position before with ``left`` paid moves to make
         or more (then it has nothing new to give); records it otherwise."""
         cdef uint64_t h = self._hash()
@@ -367,7 +400,7 @@ cdef class SpiderKernel(SpiderBoard):
         return False
 
     cdef int _sweep_endgame(self, long long limit, double deadline, long long budget,
-                            uint64_t level) except -9:
+                            uint64_t level) noexcept nogil:
         """The depth-first search of the endgame at the current position (just dealt the
         last cards), unless searched whole before or at this ``level``: 1 won, 0 lost or cut
         by ``budget`` (then sweep_cut is set), -1 / -2 at a limit; the board is back here
@@ -375,7 +408,7 @@ cdef class SpiderKernel(SpiderBoard):
         cdef uint64_t h = self._hash()
         cdef int mlen0 = self.mlen, base = self.nops
         cdef long long cap = self.nodes + budget
-        cdef double seconds
+        cdef int status
         if table_seen(&self.ends, h ^ LOST_TAG) or table_seen_or_add(&self.ends, h ^ level):
             return 0
         if self._dead():
@@ -383,12 +416,10 @@ cdef class SpiderKernel(SpiderBoard):
             return 0
         if limit > 0 and limit < cap:
             cap = limit
-        seconds = deadline - perf_counter()
-        if seconds <= 0:
+        if self._late(deadline):
             return -1
-        status, ops = self._search(cap, seconds)
+        status = self._dfs(cap, deadline)
         if status == 1:
-            self.won_line = ops
             return 1
         while self.nops > base:
             self.nops -= 1
@@ -400,7 +431,7 @@ cdef class SpiderKernel(SpiderBoard):
             self.sweep_cut = 1
         if status == -2:
             return -2
-        if (limit > 0 and self.nodes >= limit) or perf_counter() >= deadline:
+        if (limit > 0 and self.nodes >= limit) or self._late(deadline):
             return -1
         return 0
 

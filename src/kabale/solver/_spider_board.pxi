@@ -79,6 +79,21 @@ cdef inline int rank_of(int c) noexcept nogil:
 cdef inline int suit_of(int c) noexcept nogil:
     return SUIT[c]
 
+cdef class Halt:
+    """A flag that searches running at once (in threads) share: once raised, each of them
+    stops at its next look at the clock, as at its time limit."""
+
+    cdef int raised
+
+    def set(self):
+        """Raise the flag."""
+        self.raised = 1
+
+    def is_set(self):
+        """Whether the flag was raised."""
+        return self.raised != 0
+
+
 cdef class SpiderBoard:
     """A Spider-family position on C arrays, with do/undo of moves and move generation."""
 
@@ -100,10 +115,13 @@ cdef class SpiderBoard:
     cdef public long long nodes
     cdef uint64_t noise, rng
     cdef uint64_t mem_limit
+    cdef Halt halt_ref      # the flag that stops a search, if any (halt)
+    cdef int* halt_flag     # its raised field, read without the GIL
 
     def __cinit__(self):
         self.table.keys = NULL
         self.mbuf = NULL
+        self.halt_flag = NULL
 
     def __init__(self, bint strict, int total, list columns, list down, list stock,
                  int removed, int table_mb):
@@ -151,7 +169,7 @@ cdef class SpiderBoard:
         table_free(&self.table)
         free(self.mbuf)
 
-    cdef void _rehash_col(self, int i) noexcept:
+    cdef void _rehash_col(self, int i) noexcept nogil:
         """Column i's key (a sum over its cards) and its share of the phase search's score:
         w_empty if empty, else minus w_hidden per face-down card, plus w_suited (w_natural)
         per face-up card on the next rank in (out of) suit, minus w_break per other one."""
@@ -170,13 +188,13 @@ cdef class SpiderBoard:
             e += self._pair(self.cols[i][j - 1], self.cols[i][j])
         self.colscore[i] = e
 
-    cdef inline int _pair(self, int x, int y) noexcept:
+    cdef inline int _pair(self, int x, int y) noexcept nogil:
         """The score of face-up card y lying on face-up card x (see _rehash_col)."""
         if rank_of(x) == rank_of(y) + 1:
             return self.w_suited if suit_of(x) == suit_of(y) else self.w_natural
         return -self.w_break
 
-    cdef uint64_t _hash(self) noexcept:
+    cdef uint64_t _hash(self) noexcept nogil:
         cdef uint64_t h = zkey(3, self.slen, 0)
         cdef int i
         for i in range(self.ncols):
@@ -187,7 +205,7 @@ cdef class SpiderBoard:
         return h
 
     # ---------------------------------------------------------------- do / undo
-    cdef inline int _run_len(self, int s) noexcept:
+    cdef inline int _run_len(self, int s) noexcept nogil:
         cdef int n = 1, i = self.clen[s] - 1
         if self.clen[s] == 0:
             return 0
@@ -197,7 +215,7 @@ cdef class SpiderBoard:
             i -= 1
         return n
 
-    cdef void _remove_run(self, int t, SMove* m) noexcept:
+    cdef void _remove_run(self, int t, SMove* m) noexcept nogil:
         """Take off a completed King-to-Ace run on top of column t, as the rules do."""
         cdef int i, base, s
         if self.clen[t] - self.cdown[t] < 13:
@@ -217,7 +235,7 @@ cdef class SpiderBoard:
             self.cdown[t] -= 1
             m.remflip |= (1 << t)
 
-    cdef void _move_cards(self, int s, int t, SMove* m) noexcept:
+    cdef void _move_cards(self, int s, int t, SMove* m) noexcept nogil:
         """Move the top m.n cards of column s onto t and turn s's new top if face down,
         updating both columns' keys and scores from what changed: the same values as
         _rehash_col, without going over the columns again."""
@@ -250,7 +268,7 @@ cdef class SpiderBoard:
         else:
             self.colscore[t] += inner + self._pair(self.cols[t][t0 - 1], self.cols[t][t0])
 
-    cdef void _apply(self, SMove* m) noexcept:
+    cdef void _apply(self, SMove* m) noexcept nogil:
         cdef int s, t
         m.remmask = 0
         m.remflip = 0
@@ -276,7 +294,7 @@ cdef class SpiderBoard:
                 self._remove_run(t, m)
                 self._rehash_col(t)
 
-    cdef void _unremove(self, SMove* m) noexcept:
+    cdef void _unremove(self, SMove* m) noexcept nogil:
         cdef int t, i
         for t in range(self.ncols):
             if (m.remmask >> t) & 1:
@@ -287,7 +305,7 @@ cdef class SpiderBoard:
                 self.clen[t] += 13
                 self.nrem -= 1
 
-    cdef void _undo(self, SMove* m) noexcept:
+    cdef void _undo(self, SMove* m) noexcept nogil:
         cdef int s, t, j
         self._unremove(m)
         if m.kind == MOVE:
@@ -309,7 +327,22 @@ cdef class SpiderBoard:
                 self._rehash_col(t)
             self.slen += m.dealt
 
-    cdef inline bint _dead(self) noexcept:
+    @property
+    def halt(self):
+        """The Halt flag that stops this board's searches (None: only their limits do)."""
+        return self.halt_ref
+
+    @halt.setter
+    def halt(self, Halt flag):
+        self.halt_ref = flag
+        self.halt_flag = NULL if flag is None else &flag.raised
+
+    cdef inline bint _late(self, double deadline) noexcept nogil:
+        """Whether the search must stop: past ``deadline`` (kabale_now) or halted."""
+        return kabale_now() >= deadline or \
+            (self.halt_flag != NULL and kabale_load(self.halt_flag) != 0)
+
+    cdef inline bint _dead(self) noexcept nogil:
         """Rule 6: the position is provably lost (_spider_dead.pxi). Examined only from the
         last deal on: with more cards in the stock the relaxation hardly ever fails."""
         return self.dead_ends and self.slen < self.ncols and \
@@ -325,7 +358,7 @@ cdef class SpiderBoard:
         return self._dead()
 
     # ---------------------------------------------------------------- move generation
-    cdef int _add(self, int kind, int a, int b, int n, int prio) noexcept:
+    cdef int _add(self, int kind, int a, int b, int n, int prio) noexcept nogil:
         cdef GMove* grown
         if self.mlen == self.mcap:
             grown = <GMove*>realloc(self.mbuf, 2 * self.mcap * sizeof(GMove))
@@ -347,7 +380,7 @@ cdef class SpiderBoard:
         self.mlen += 1
         return 0
 
-    cdef int _prio(self, int s, int t, int n, int run) noexcept:
+    cdef int _prio(self, int s, int t, int n, int run) noexcept nogil:
         """Heuristic order: complete runs, uncover cards, build in suit; deal last."""
         cdef int head = self.cols[s][self.clen[s] - n]
         cdef int p = 0, top, below, uncovers
@@ -372,7 +405,7 @@ cdef class SpiderBoard:
                 p -= 5
         return p + n
 
-    cdef int _gen(self) noexcept:
+    cdef int _gen(self) noexcept nogil:
         cdef int start = self.mlen, s, t, n, run, top, need, first_empty, empties = 0, i, j
         cdef GMove tmp
         for t in range(self.ncols):

@@ -26,7 +26,7 @@
 # rule) change none of this.
 
 cdef bint dead_end(uint8_t (*cols)[MAXL], const int* clen, const int* cdown, int ncols,
-                   const uint8_t* stock, int slen) noexcept:
+                   const uint8_t* stock, int slen) noexcept nogil:
     """True if the position provably cannot be won: some suit on the table (or in the
     stock) lacks a link under the relaxation above. False also means "not examined" (a
     position with an empty column). Valid only when every card code occurs at most once
@@ -96,7 +96,7 @@ cdef bint dead_end(uint8_t (*cols)[MAXL], const int* clen, const int* cdown, int
 
 
 cdef inline bint _uncover(uint8_t (*cols)[MAXL], int i, int j, uint8_t* uncovered,
-                          uint8_t* target, bint* empty) noexcept:
+                          uint8_t* target, bint* empty) noexcept nogil:
     """Record that the card at height j of column i can leave: the card under it becomes
     free (or the column empty). True if that is new."""
     cdef int b
@@ -114,7 +114,7 @@ cdef inline bint _uncover(uint8_t (*cols)[MAXL], int i, int j, uint8_t* uncovere
 
 
 cdef bint _completable(int s, const int* cdown, const uint8_t* uncovered, const uint8_t* liftable,
-                       const int8_t* col_of, const int8_t* idx_of) noexcept:
+                       const int8_t* col_of, const int8_t* idx_of) noexcept nogil:
     """Whether every link of suit s (card r on card r+1) is there, face up, or can be made
     by lifting card r onto free card r+1."""
     cdef int r, c

@@ -80,7 +80,7 @@ cdef class SpiderPhases(SpiderBoard):
         free(self.keys)
 
     # ---------------------------------------------------------------- pool
-    cdef void _pack(self, int idx) noexcept:
+    cdef void _pack(self, int idx) noexcept nogil:
         """Store the board (columns, face-down counts, stock size, runs off) in slot idx."""
         cdef uint8_t* p = self.states + <size_t>idx * self.sb
         cdef int i, k = 2 * self.ncols + 2
@@ -93,7 +93,7 @@ cdef class SpiderPhases(SpiderBoard):
         p[2 * self.ncols] = self.slen
         p[2 * self.ncols + 1] = self.nrem
 
-    cdef void _unpack(self, int idx) noexcept:
+    cdef void _unpack(self, int idx) noexcept nogil:
         """Load slot idx onto the board (the stock's cards never change, only its size)."""
         cdef uint8_t* p = self.states + <size_t>idx * self.sb
         cdef int i, k = 2 * self.ncols + 2
@@ -106,7 +106,7 @@ cdef class SpiderPhases(SpiderBoard):
         self.slen = p[2 * self.ncols]
         self.nrem = p[2 * self.ncols + 1]
 
-    cdef int _add_node(self, int parent, SMove* m, bint winning=False) noexcept:
+    cdef int _add_node(self, int parent, SMove* m, bint winning=False) noexcept nogil:
         """Pack the board as a new node reached from ``parent`` by ``m``; -1 if the pool is
         full (its last slot is kept for a winning position, so a win is never lost)."""
         if self.npool >= self.cap - 1 + winning:
@@ -123,7 +123,7 @@ cdef class SpiderPhases(SpiderBoard):
         return self.npool - 1
 
     # ---------------------------------------------------------------- heap (max on key)
-    cdef void _heap_push(self, int idx) noexcept:
+    cdef void _heap_push(self, int idx) noexcept nogil:
         cdef int64_t key = (<int64_t>self.pool[idx].score << 32) | idx
         cdef int i = self.hlen, up
         self.hlen += 1
@@ -135,7 +135,7 @@ cdef class SpiderPhases(SpiderBoard):
             i = up
         self.heap[i] = key
 
-    cdef int _heap_pop(self) noexcept:
+    cdef int _heap_pop(self) noexcept nogil:
         """The index of the best node (ties: the newest)."""
         cdef int64_t top = self.heap[0], last
         cdef int i = 0, c
@@ -152,10 +152,10 @@ cdef class SpiderPhases(SpiderBoard):
             self.heap[i] = self.heap[c]
             i = c
         self.heap[i] = last
-        return <int>(top & 0xFFFFFFFF)
+        return <int>(top & 0xFFFFFFFFLL)
 
     # ---------------------------------------------------------------- evaluation
-    cdef int _score(self) noexcept:
+    cdef int _score(self) noexcept nogil:
         """Progress of the board: 1000 per run off, plus each column's share (see
         SpiderBoard._rehash_col: empty columns, cards turned, cards on the next rank)."""
         cdef int e = 1000 * self.nrem, i
@@ -163,7 +163,7 @@ cdef class SpiderPhases(SpiderBoard):
             e += self.colscore[i]
         return e
 
-    cdef bint _dealable(self) noexcept:
+    cdef bint _dealable(self) noexcept nogil:
         cdef int i
         if self.slen == 0:
             return False
@@ -174,7 +174,7 @@ cdef class SpiderPhases(SpiderBoard):
         return True
 
     # ---------------------------------------------------------------- search
-    cdef int _child_keys(self) noexcept:
+    cdef int _child_keys(self) noexcept nogil:
         """Key every generated column move's position into self.keys (same index as
         self.mbuf) and start loading its table bucket, so that the probes that follow
         overlap their memory waits instead of taking them one after another."""
@@ -202,7 +202,7 @@ cdef class SpiderPhases(SpiderBoard):
             self._undo(&m)
         return 0
 
-    cdef int _best_first(self, long long budget) noexcept:
+    cdef int _best_first(self, long long budget) noexcept nogil:
         """Search the phase from pool node 0 (the board, packed and in the table) best
         first over column moves, ``budget`` positions at most. FOUND (self.won set), or
         FAILED with the positions that may be dealt on in self.dealable (self.ndeal of
@@ -250,7 +250,7 @@ cdef class SpiderPhases(SpiderBoard):
                         self._heap_push(child)
                 self._undo(&m)
             expanded += 1
-            if (expanded & 63) == 0 and perf_counter() >= self.deadline:
+            if (expanded & 63) == 0 and self._late(self.deadline):
                 return STOPPED
         self.exhaustive = self.hlen == 0 and not full
         return FAILED
@@ -296,7 +296,7 @@ cdef class SpiderPhases(SpiderBoard):
         cdef list out = []
         if len(state) != self.sb:
             raise ValueError("not a packed position of this kernel")
-        self.deadline = perf_counter() + max_seconds if max_seconds > 0 else 1e300
+        self.deadline = kabale_now() + max_seconds if max_seconds > 0 else 1e300
         self.node_limit = self.nodes + max_nodes if max_nodes > 0 else 0
         self.exhaustive = False
         memcpy(self.states, <const char*>state, self.sb)
@@ -317,7 +317,8 @@ cdef class SpiderPhases(SpiderBoard):
         self._add_node(-1, &m)
         if self.slen == 0:
             budget *= self.last_factor
-        rc = self._best_first(budget)
+        with nogil:  # another search may run meanwhile (see Halt)
+            rc = self._best_first(budget)
         if rc == FOUND:
             return 1, head + self._ops_to(self.won)
         if rc == STOPPED:
@@ -341,7 +342,7 @@ cdef class SpiderPhases(SpiderBoard):
                         head + self._ops_to(idx)))
         return 0, out
 
-    cdef bint _dead_after_deal(self) noexcept:
+    cdef bint _dead_after_deal(self) noexcept nogil:
         """Whether the board, once dealt on, is a dead end (rule 6); the board is kept."""
         cdef SMove m
         cdef bint dead
