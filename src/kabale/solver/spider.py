@@ -1,6 +1,6 @@
 """Spider family: pack a core State for the Cython kernel and read its line back.
 
-A search runs STAGES in turn, each with a share of the time left, until one decides. The
+A search runs LANES at once, each its stages in turn, until one decides. The
 beam over the phases (the play between two deals): each phase is searched best first
 (SpiderPhases.search) from the best positions the previous phase found, and the best of all
 the positions found there are dealt on; rounds differ in width, budget per phase and score
@@ -12,15 +12,20 @@ it only finds wins. Every line is replayed through core by the caller.
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any
 
 from ..core import Game
-from ._spider import SpiderKernel, SpiderPhases
+from ._spider import Halt, SpiderKernel, SpiderPhases
 from .driver import STATUS, drive, time_left
 from .klondike import code
 
-# The stages of a search, in order: (kind, share of the time and of a node limit left).
+# The stages of a search, in lanes. A lane runs its stages in turn, each with a share of the
+# time (and of a node limit) the lane has left, until one decides. The lanes of a family run
+# at once, one thread each: the kernels search without the GIL, so each lane has a core of
+# its own where there are two, and the first lane to decide stops the others (Halt). The
+# kinds of stage:
 # - "whole beam": the beam moving whole runs only (SpiderBoard.whole_runs). That space is
 #   far smaller and most wins lie in it: Spiderette deals 1-200, that beam alone at 2 s each
 #   wins 187, median 0.04 s (the full beam: 186 at 10 s, median 0.19 s); Spider (4 suits)
@@ -30,27 +35,38 @@ from .klondike import code
 #   leaves, it proved every one lost in 0.001-1.2 s, the full beam in 0.02-6.1 s (one never).
 # - "whole dfs": the depth-first search of whole runs only (Spiderette: 94 in 1.1 s, 80 in
 #   1.6 s, where the full beam needs 3.4 s and more). It proves no loss.
+# - "endgames": the same with at most ENDGAME_BUDGET positions per endgame (the play after
+#   the last deal), then four times as many while one was cut (whole_runs_win). It wastes
+#   no time in a lost endgame: Spiderette 120 in 2.4 s (the plain one: over 9 s), 80 in
+#   0.9 s, 725 in 3.0 s (4.8 s). It proves no loss.
 # - "sweep": whole runs, endgame by endgame, the nearest first (SpiderKernel.sweep). It deals
 #   early where the depth-first search deals last. Of 1-800 it alone wins 74, 101, 426, 535
 #   and 740 within 7 s (in 0.4-2.3 s; 74: the depth-first search of whole runs after 66 s).
 # - "beam": the full beam; "drive": shuffled restarts then the exhaustive search (driver),
 #   which alone may decide anything, with what is left. Spider, with 104 cards, hardly ever
 #   gets that far: its beams decide it.
-# Spiderette's shares come from those runs alone (every stage on each of the 67 deals of
-# 1-800 the whole-runs beam leaves at 3 s), replayed for every order and share in a grid:
-# each stage wins deals no other wins in 7 s, so on one core every share is a trade.
-STAGES: dict[str, tuple[tuple[str, float], ...]] = {
-    "spiderette": (("whole beam", 0.3), ("proof", 0.18), ("whole dfs", 0.21), ("sweep", 0.53),
-                   ("beam", 1.0), ("drive", 1.0)),
-    "spider": (("whole beam", 0.15), ("beam", 0.9), ("drive", 1.0)),
+# Spiderette's lanes and shares come from each stage run alone on each of the 67 deals of
+# 1-800 the whole-runs beam leaves at 3 s, replayed for every order and share in a grid: on
+# one lane each stage wins deals no other wins in 7 s, so every share was a trade; with two,
+# 24 of the 67 stay unknown at 10 s (one lane: 29), of 1-200 only 184.
+Stage = tuple[str, float]
+LANES: dict[str, tuple[tuple[Stage, ...], ...]] = {
+    "spiderette": ((("whole beam", 0.3), ("proof", 0.15), ("sweep", 0.4), ("beam", 1.0)),
+                   (("whole dfs", 0.15), ("endgames", 1.0), ("drive", 1.0))),
+    "spider": ((("whole beam", 0.15), ("beam", 0.9), ("drive", 1.0)),),
 }
-# with no limit at all, each stage before the full beam stops after this many positions
+# with no limit at all, each stage before the full beam and the drive stops after this many
+# positions (the drive then decides)
 EARLY_NODES = 2_000_000
 # the sweep's budget per endgame (x4 each time all are reached). The deals it wins of 1-800
 # take 0.1-2.3 s at 200k; at 300k 74 and 426-740 take up to a third longer, at 100k the
 # others are faster but 74 is not won in 7 s
 SWEEP_BUDGET = 200_000
 SWEEP_MOVES = 60  # paid moves before the last deal, at most (SpiderKernel.sweep)
+# the "endgames" stage's first budget per endgame: a lost endgame of Spiderette 120 costs
+# 29k positions on average, a won one 4.2k. Run alone at 2k, 5k, 10k and 20k: 120 is won in
+# 10+, 2.4, 2.9 and 3.6 s, 135 in 7.0-7.6 s at each, 94 only at 20k (5.3 s)
+ENDGAME_BUDGET = 5_000
 # with a time limit, a stage left less than this is skipped: a kernel's first positions touch
 # fresh pages of its table, and 1024 of them (between two looks at the clock) took 0.3 s
 MIN_STAGE_SECONDS = 0.05
@@ -108,6 +124,7 @@ PER_SEARCH = 16  # positions one phase search passes on (more would be near-dupl
 
 
 Args = tuple[bool, int, list[list[int]], list[int], list[int], int]
+Ops = list[tuple[int, int, int, int]]  # the kernels' moves: (kind, a, b, n), kind 1 a deal
 
 
 def kernel_args(game: Game) -> Args:
@@ -122,14 +139,68 @@ def kernel_args(game: Game) -> Args:
 def run_spider(game: Game, max_seconds: float, max_nodes: int,
                table_mb: int) -> tuple[str, list[str], int]:
     """(status, line in notation, nodes searched) for the game's current position: the
-    family's STAGES in turn until one decides. Consecutive depth-first stages share one
-    kernel (its table is only paid for once); a beam frees it first, to stay within the
-    memory limit."""
+    family's LANES at once, each with the whole time limit and an equal share of the node
+    limit and of the memory, until one decides."""
+    lanes = LANES[game.variant.family]
     args = kernel_args(game)
+    share = len(lanes)
+    halt = Halt()
+    outcomes: list[tuple[str, Ops, int] | BaseException | None] = \
+        [None] * share
+    decided: list[int] = []  # lanes that decided, first first
+
+    def go(i: int) -> None:
+        quota = max_nodes // share + (i < max_nodes % share)  # they sum to max_nodes
+        if max_nodes and not quota:
+            outcomes[i] = ("unknown", [], 0)
+            return
+        try:
+            outcome = run_lane(lanes[i], game.variant.family, args, max_seconds, quota,
+                               max(8, table_mb // share), halt)
+        except BaseException as error:  # re-raised by the caller's thread
+            outcomes[i] = error
+            halt.set()
+            return
+        outcomes[i] = outcome
+        if outcome[0] != "unknown":
+            decided.append(i)
+            halt.set()
+
+    others = [threading.Thread(target=go, args=(i,), daemon=True) for i in range(1, share)]
+    for thread in others:
+        thread.start()
+    go(0)
+    try:
+        for thread in others:
+            thread.join()
+    except BaseException:  # interrupted while waiting: stop the others too
+        halt.set()
+        raise
+    nodes = 0
+    for outcome in outcomes:
+        if isinstance(outcome, BaseException):
+            raise outcome
+        assert outcome is not None
+        nodes += outcome[2]
+    if not decided:
+        return "unknown", [], nodes
+    status, ops, _ = outcomes[decided[0]]  # type: ignore[misc]
+    return status, notation(ops), nodes
+
+
+def run_lane(stages: tuple[Stage, ...], family: str, args: Args, max_seconds: float,
+             max_nodes: int, table_mb: int,
+             halt: Halt) -> tuple[str, Ops, int]:
+    """One lane's ``stages`` in turn within the limits (0 = none) until one decides or
+    ``halt`` is raised: (status, ops, nodes searched). Consecutive depth-first stages share
+    one kernel (its table is only paid for once); a beam frees it first, to stay within the
+    memory limit."""
     start = time.perf_counter()
     nodes = 0
     kernel: SpiderKernel | None = None
-    for kind, share in STAGES[game.variant.family]:
+    for kind, share in stages:
+        if halt.is_set() or (max_nodes and nodes >= max_nodes):
+            break
         seconds = time_left(max_seconds, start) * share
         if max_seconds and seconds < MIN_STAGE_SECONDS:
             continue
@@ -138,37 +209,37 @@ def run_spider(game: Game, max_seconds: float, max_nodes: int,
             limit = EARLY_NODES
         if kind.endswith("beam"):
             kernel = None
-            status, ops, used = beam_stage(kind == "whole beam", game.variant.family, args,
-                                           table_mb, seconds, limit)
+            status, ops, used = beam_stage(kind == "whole beam", family, args, table_mb,
+                                           seconds, limit, halt)
         else:
             if kernel is None:
                 kernel = SpiderKernel(*args, table_mb)
+                kernel.halt = halt
             before = kernel.nodes
             status, ops = kernel_stage(kind, kernel, seconds, limit)
             used = kernel.nodes - before
         nodes += used
-        if status != "unknown" or kind == "drive":
-            return status, notation(ops), nodes
-        if max_nodes and nodes >= max_nodes:
-            break
+        if status != "unknown":
+            return status, ops, nodes
     return "unknown", [], nodes
 
 
 def beam_stage(whole_runs: bool, family: str, args: Args, table_mb: int, max_seconds: float,
-               max_nodes: int) -> tuple[str, list[tuple[int, int, int, int]], int]:
-    """The beam's rounds within the limits (0 = none): (status, ops, nodes searched). With
-    ``whole_runs`` it answers "solved" or "unknown", never "unsolvable"."""
+               max_nodes: int, halt: Halt | None = None) -> tuple[str, Ops, int]:
+    """The beam's rounds within the limits (0 = none) or until ``halt``: (status, ops, nodes
+    searched). With ``whole_runs`` it answers "solved" or "unknown", never "unsolvable"."""
     phases = SpiderPhases(*args, max(8, table_mb // 2), max(8, table_mb))
+    phases.halt = halt
     status, ops = phase_rounds(phases, BEAM_ROUNDS[family], max_seconds, max_nodes, whole_runs)
     word = {SOLVED: "solved", UNSOLVABLE: "unsolvable"}.get(status, "unknown")
     return word, ops or [], phases.nodes
 
 
 def kernel_stage(kind: str, kernel: SpiderKernel, max_seconds: float,
-                 max_nodes: int) -> tuple[str, list[tuple[int, int, int, int]]]:
-    """One depth-first stage of STAGES ("proof", "whole dfs", "sweep" or "drive") within the
-    limits (0 = none): (status, ops). Those that move whole runs only answer "solved" or
-    "unknown"; the sweep answers "unknown" when there is nothing left to deal."""
+                 max_nodes: int) -> tuple[str, Ops]:
+    """One depth-first stage of LANES ("proof", "whole dfs", "endgames", "sweep" or "drive")
+    within the limits (0 = none): (status, ops). Those that move whole runs only answer
+    "solved" or "unknown"; the sweep answers "unknown" when there is nothing left to deal."""
     if kind == "drive":  # drive counts all the kernel's positions, earlier stages' too
         return drive(kernel, max_seconds, kernel.nodes + max_nodes if max_nodes else 0)
     if kind == "proof":
@@ -176,12 +247,16 @@ def kernel_stage(kind: str, kernel: SpiderKernel, max_seconds: float,
         return STATUS[status], line
     if kind == "sweep" and not kernel.stock_left:
         return "unknown", []
-    found = (sweep_win if kind == "sweep" else whole_runs_win)(kernel, max_seconds, max_nodes)
+    if kind == "sweep":
+        found = sweep_win(kernel, max_seconds, max_nodes)
+    else:
+        found = whole_runs_win(kernel, max_seconds, max_nodes,
+                               ENDGAME_BUDGET if kind == "endgames" else 0)
     return ("unknown", []) if found is None else ("solved", found)
 
 
 def sweep_win(kernel: SpiderKernel, max_seconds: float,
-              max_nodes: int) -> list[tuple[int, int, int, int]] | None:
+              max_nodes: int) -> Ops | None:
     """The winning ops of the kernel's sweep of whole runs (SpiderKernel.sweep) within the
     limits (none given: EARLY_NODES positions), or None: like whole_runs_win it finds wins
     only, and the kernel is back at its position unless it won. Needs cards in the stock."""
@@ -195,20 +270,35 @@ def sweep_win(kernel: SpiderKernel, max_seconds: float,
     return ops if status == SOLVED else None
 
 
-def whole_runs_win(kernel: SpiderKernel, max_seconds: float,
-                   max_nodes: int) -> list[tuple[int, int, int, int]] | None:
-    """The winning ops of one depth-first search of ``kernel`` that moves whole runs only,
-    within the limits (none given: EARLY_NODES positions), or None. Its "unsolvable"
-    proves nothing about the real game, so only a win is returned; the kernel is back at its
-    position, on all moves, unless it won."""
+def whole_runs_win(kernel: SpiderKernel, max_seconds: float, max_nodes: int,
+                   endgame_budget: int = 0) -> Ops | None:
+    """The winning ops of a depth-first search of ``kernel`` that moves whole runs only,
+    within the limits (none given: EARLY_NODES positions), or None. With ``endgame_budget``
+    each endgame gets at most that many positions (SpiderKernel.endgame_budget), and while a
+    search cut one it runs again with four times the budget. Its "unsolvable" proves nothing
+    about the real game, so only a win is returned; the kernel is back at its position, on
+    all moves, unless it won."""
     if not max_seconds and not max_nodes:
         max_nodes = EARLY_NODES
+    start, first = time.perf_counter(), kernel.nodes
     kernel.whole_runs = True
     try:
-        status, ops = kernel.run(max_nodes, max_seconds)
+        while True:
+            kernel.endgame_budget = endgame_budget
+            seconds = time_left(max_seconds, start)
+            nodes = max_nodes - (kernel.nodes - first) if max_nodes else 0
+            status, ops = kernel.run(nodes, seconds)
+            if status == SOLVED:
+                return ops
+            spent = (max_nodes and kernel.nodes - first >= max_nodes) or \
+                (max_seconds and time.perf_counter() - start >= max_seconds)
+            if not endgame_budget or not kernel.left_out or spent or \
+                    (kernel.halt is not None and kernel.halt.is_set()):
+                return None
+            endgame_budget *= 4
     finally:
         kernel.whole_runs = False
-    return ops if status == SOLVED else None
+        kernel.endgame_budget = 0
 
 
 def phase_rounds(phases: SpiderPhases, rounds: tuple[Round, ...], max_seconds: float,
@@ -291,7 +381,7 @@ def best_of(found: dict[int, tuple[int, bytes, Chain]],
     return sorted(found.items(), key=lambda item: -item[1][0])[:width]
 
 
-def unchain(chain: Chain) -> list[tuple[int, int, int, int]]:
+def unchain(chain: Chain) -> Ops:
     """The moves of a line chain, first to last, as (kind, a, b, n) tuples."""
     parts: list[bytes] = []
     while chain is not None:
@@ -301,6 +391,6 @@ def unchain(chain: Chain) -> list[tuple[int, int, int, int]]:
     return [(flat[i], flat[i + 1], flat[i + 2], flat[i + 3]) for i in range(0, len(flat), 4)]
 
 
-def notation(ops: list[tuple[int, int, int, int]]) -> list[str]:
+def notation(ops: Ops) -> list[str]:
     """The kernels' operations (kind 1 = deal) in explicit notation."""
     return ["d" if kind == 1 else f"{a + 1}:{n}>{b + 1}" for kind, a, b, n in ops]
