@@ -106,3 +106,16 @@ def test_a_halted_lane_runs_no_more_stages() -> None:
     args = spider.kernel_args(Game.new("spiderette", 39))
     assert spider.run_lane(spider.LANES["spiderette"][1], "spiderette", args, 10.0, 0, 16,
                            halt) == ("unknown", [], 0)
+
+
+def test_with_one_core_spiderette_runs_its_stages_in_one_lane(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two lanes on one core would each run at half speed: there the ONE_CORE lane runs
+    instead, and its win is real. Spider has one lane anyway."""
+    assert spider.lanes_for("spiderette", 2) == spider.LANES["spiderette"]
+    assert spider.lanes_for("spiderette", 1) == (spider.ONE_CORE["spiderette"],)
+    assert spider.lanes_for("spider", 1) == spider.LANES["spider"]
+    monkeypatch.setattr(spider, "cores", lambda: 1)
+    game = Game.new("spiderette", 39)
+    status, line, _ = spider.run_spider(game, 5.0, 0, 64)
+    assert status == "solved" and wins(game, line)

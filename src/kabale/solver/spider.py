@@ -6,12 +6,14 @@ beam over the phases (the play between two deals): each phase is searched best f
 the positions found there are dealt on; rounds differ in width, budget per phase and score
 weights (BEAM_ROUNDS). It finds wins fast but can only say "solved" (or "unsolvable" after a
 round that cut nothing). The depth-first search (SpiderKernel): exhaustive, it decides;
-moving whole runs only, or sweeping the endgames the nearest first (SpiderKernel.sweep),
-it only finds wins. Every line is replayed through core by the caller.
+moving whole runs only (with or without a budget per endgame), or sweeping the endgames the
+nearest first (SpiderKernel.sweep), it only finds wins. Every line is replayed through core
+by the caller.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from typing import Any
@@ -54,6 +56,13 @@ LANES: dict[str, tuple[tuple[Stage, ...], ...]] = {
     "spiderette": ((("whole beam", 0.3), ("proof", 0.15), ("sweep", 0.4), ("beam", 1.0)),
                    (("whole dfs", 0.15), ("endgames", 1.0), ("drive", 1.0))),
     "spider": ((("whole beam", 0.15), ("beam", 0.9), ("drive", 1.0)),),
+}
+# where fewer cores than lanes are free to this process, one lane of the same stages, in
+# the order and shares measured best on one core (Spiderette 1-200: 4 unknown at 10 s;
+# its two lanes on one core, each at half speed: 7)
+ONE_CORE: dict[str, tuple[Stage, ...]] = {
+    "spiderette": (("whole beam", 0.3), ("proof", 0.18), ("whole dfs", 0.21), ("sweep", 0.53),
+                   ("beam", 1.0), ("drive", 1.0)),
 }
 # with no limit at all, each stage before the full beam and the drive stops after this many
 # positions (the drive then decides)
@@ -141,29 +150,27 @@ def run_spider(game: Game, max_seconds: float, max_nodes: int,
     """(status, line in notation, nodes searched) for the game's current position: the
     family's LANES at once, each with the whole time limit and an equal share of the node
     limit and of the memory, until one decides."""
-    lanes = LANES[game.variant.family]
+    lanes = lanes_for(game.variant.family, cores())
     args = kernel_args(game)
     share = len(lanes)
     halt = Halt()
-    outcomes: list[tuple[str, Ops, int] | BaseException | None] = \
-        [None] * share
-    decided: list[int] = []  # lanes that decided, first first
+    outcomes: list[tuple[str, Ops, int] | BaseException] = []
+    decided: list[tuple[str, Ops, int]] = []  # first first
 
     def go(i: int) -> None:
         quota = max_nodes // share + (i < max_nodes % share)  # they sum to max_nodes
         if max_nodes and not quota:
-            outcomes[i] = ("unknown", [], 0)
             return
         try:
             outcome = run_lane(lanes[i], game.variant.family, args, max_seconds, quota,
                                max(8, table_mb // share), halt)
         except BaseException as error:  # re-raised by the caller's thread
-            outcomes[i] = error
+            outcomes.append(error)
             halt.set()
             return
-        outcomes[i] = outcome
+        outcomes.append(outcome)
         if outcome[0] != "unknown":
-            decided.append(i)
+            decided.append(outcome)
             halt.set()
 
     others = [threading.Thread(target=go, args=(i,), daemon=True) for i in range(1, share)]
@@ -176,16 +183,28 @@ def run_spider(game: Game, max_seconds: float, max_nodes: int,
     except BaseException:  # interrupted while waiting: stop the others too
         halt.set()
         raise
-    nodes = 0
     for outcome in outcomes:
         if isinstance(outcome, BaseException):
             raise outcome
-        assert outcome is not None
-        nodes += outcome[2]
+    nodes = sum(outcome[2] for outcome in outcomes if not isinstance(outcome, BaseException))
     if not decided:
         return "unknown", [], nodes
-    status, ops, _ = outcomes[decided[0]]  # type: ignore[misc]
-    return status, notation(ops), nodes
+    return decided[0][0], notation(decided[0][1]), nodes
+
+
+def lanes_for(family: str, cores: int) -> tuple[tuple[Stage, ...], ...]:
+    """The family's LANES, or its ONE_CORE lane where ``cores`` cannot run them all."""
+    lanes = LANES[family]
+    if len(lanes) > cores and family in ONE_CORE:
+        return (ONE_CORE[family],)
+    return lanes
+
+
+def cores() -> int:
+    """How many cores this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 def run_lane(stages: tuple[Stage, ...], family: str, args: Args, max_seconds: float,
