@@ -6,7 +6,9 @@
 
 With ``--max-nodes`` (and no time limit) the verdicts repeat exactly from run to run and
 machine to machine, so a change to the search can be compared deal by deal; time limits
-swing by a few deals with the load of the machine.
+swing by a few deals with the load of the machine. Spiderette's search runs two lanes at
+once, one thread each (kabale.solver.spider.LANES): to give each deal both cores, as its
+time limit assumes, measure it with ``--jobs 1``.
 
 Prints solved / unsolvable / unknown counts, the median, mean and 99th percentile of the
 seconds per deal, and the peak resident memory of the process (of the largest worker with
