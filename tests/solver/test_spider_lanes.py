@@ -93,6 +93,7 @@ def test_the_lane_that_decides_first_stops_the_other(monkeypatch: pytest.MonkeyP
     node limit. The win is returned and the plain lane was halted well before its share."""
     monkeypatch.setitem(spider.LANES, "spiderette",
                         ((("endgames", 1.0),), (("whole dfs", 1.0),)))
+    monkeypatch.setattr(spider, "cores", lambda: 2)
     game = Game.new("spiderette", 39)
     status, line, nodes = spider.run_spider(game, 0, 40_000_000, 64)
     assert status == "solved" and wins(game, line)

@@ -559,9 +559,11 @@ def test_draw_one_relaxation_verdicts(name: str) -> None:
 
 def test_draw_one_relaxation_on_a_lost_deal(monkeypatch: pytest.MonkeyPatch) -> None:
     """Draw-3 deal 451 is lost drawing one card too, which takes far fewer positions to
-    prove; the kernel switches to the relaxation and back, and solve uses it."""
+    prove; the kernel switches to the relaxation and back, and solve uses it (on one core,
+    where it runs in the same lane as the exhaustive search)."""
     from kabale.solver import klondike
 
+    monkeypatch.setattr(klondike, "cores", lambda: 1)
     game = Game.new("klondike:draw=3,open=true", 451)
     kernel = klondike.kernel_for(game, 16)
     kernel.relax(True)
@@ -594,7 +596,8 @@ def test_relaxation_forecast(seed: int, loses: bool, monkeypatch: pytest.MonkeyP
 
     monkeypatch.setattr(klondike, "drive", recorded)
     kernel = klondike.kernel_for(Game.new("klondike:draw=3,open=true", seed), 16)
-    assert klondike.relaxation_loses(kernel, 0.0, 0, 0.0) is loses
+    assert klondike.relaxation_loses(kernel, 0.0, 0, 0.0, klondike.FORECAST,
+                                     klondike.RELAXED) is loses
     assert calls == ([False, True] if loses else [False])
     assert kernel.back
     assert kernel.run(0, 0.0)[0] == (0 if loses else 1)  # the variant's verdict, as before

@@ -183,3 +183,40 @@ cdef inline bint table_seen_or_add(Table* t, uint64_t key) noexcept nogil:
             return False
     b[(key >> 60) & 3] = key
     return False
+
+
+cdef class Halt:
+    """A flag that searches running at once (in threads) share: once raised, each of them
+    stops at its next look at the clock, as at its time limit."""
+
+    cdef int raised
+
+    def set(self):
+        """Raise the flag."""
+        self.raised = 1
+
+    def is_set(self):
+        """Whether the flag was raised."""
+        return self.raised != 0
+
+
+cdef class Haltable:
+    """A kernel whose searches a Halt flag can stop (the searches call _past)."""
+
+    cdef Halt halt_ref      # the flag, if any
+    cdef int* halt_flag     # its raised field, read without the GIL (NULL: none)
+
+    @property
+    def halt(self):
+        """The Halt flag that stops this kernel's searches (None: only their limits do)."""
+        return self.halt_ref
+
+    @halt.setter
+    def halt(self, Halt flag):
+        self.halt_ref = flag
+        self.halt_flag = NULL if flag is None else &flag.raised
+
+    cdef inline bint _past(self, double deadline) noexcept nogil:
+        """Whether a search must stop: past ``deadline`` (kabale_now's clock) or halted."""
+        return kabale_now() >= deadline or \
+            (self.halt_flag != NULL and kabale_load(self.halt_flag) != 0)

@@ -1,7 +1,12 @@
 """Type stub of the compiled Klondike kernel (_klondike.pyx)."""
 
+class Halt:
+    def set(self) -> None: ...
+    def is_set(self) -> bool: ...
+
 class KlondikeKernel:
     nodes: int
+    halt: Halt | None
     back: bool
     commute: bool
     max_depth: int

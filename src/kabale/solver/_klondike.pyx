@@ -228,8 +228,6 @@ include "_common.pxi"
 
 cimport cython
 
-from time import perf_counter
-
 DEF MAXC = 9
 DEF MAXL = 128
 DEF MAXT = 128
@@ -273,7 +271,7 @@ include "_klondike_cards.pxi"
 
 
 @cython.final  # no subclasses: its C methods are called directly (and inlined), not by table
-cdef class KlondikeKernel:
+cdef class KlondikeKernel(Haltable):
     cdef int ncols, draw, passes, decks, empty_any, nfound, total
     cdef int rules_draw, rules_passes, rules_pu  # the variant's, while relax() is on
     cdef public bint back  # the klondike.py driver may search without foundation-to-tableau moves first
@@ -380,7 +378,7 @@ cdef class KlondikeKernel:
         free(self.frames)
 
     # ---------------------------------------------------------------- hashing
-    cdef void _rehash_talon(self) noexcept:
+    cdef void _rehash_talon(self) noexcept nogil:
         cdef int w = self.wlen
         if self.passes == 0 and (self.draw == 1 or w % self.draw == 0 or w == self.tlen):
             w = 0  # rule 6: positions on the draw cycle are one state
@@ -392,7 +390,7 @@ cdef class KlondikeKernel:
             h += zkey(5, self.pu, 0)
         self.thash = h
 
-    cdef uint64_t _found_key(self) noexcept:
+    cdef uint64_t _found_key(self) noexcept nogil:
         cdef uint64_t h = 0
         cdef int i, lo, hi
         if self.decks == 1:
@@ -405,7 +403,7 @@ cdef class KlondikeKernel:
                 h += KF[0][i][lo] + KF[1][i][hi]
         return h
 
-    cdef uint64_t _plain_hash(self) noexcept:
+    cdef uint64_t _plain_hash(self) noexcept nogil:
         """The position's key under rules 3 and 6: talon, foundations, the columns in any
         order."""
         cdef uint64_t h = self.thash + self._found_key()
@@ -414,20 +412,20 @@ cdef class KlondikeKernel:
             h += mix64(self.colhash[i] + 0x51)
         return h
 
-    cdef uint64_t _hash(self) noexcept:
+    cdef uint64_t _hash(self) noexcept nogil:
         """The position's key: _plain_hash, or with one deck twin_key (rule 12)."""
         if self.decks != 1:
             return self._plain_hash()
         return twin_key(self)
 
-    cdef inline int _pending(self) noexcept:
+    cdef inline int _pending(self) noexcept nogil:
         """Rule 9: the column of the card X just brought down from a foundation when the last
         operation was that foundation-to-tableau move, else -1."""
         if self.nops > 0 and self.ops[self.nops - 1].kind == F2T:
             return self.ops[self.nops - 1].b
         return -1
 
-    cdef inline int _played(self) noexcept:
+    cdef inline int _played(self) noexcept nogil:
         """Rule 13 (draw 1, unlimited passes): the column of the card just played from the
         talon to the tableau when that was the last operation, else -1."""
         if self.draw == 1 and self.passes == 0 and self.nops > 0 and \
@@ -435,7 +433,7 @@ cdef class KlondikeKernel:
             return self.ops[self.nops - 1].b
         return -1
 
-    cdef uint64_t _key(self, uint64_t* plain) noexcept:
+    cdef uint64_t _key(self, uint64_t* plain) noexcept nogil:
         """The table key: the position, and rule 9's or rule 13's pending card (it limits
         the moves). With a pending card, *plain is set to the key of the same position
         without it (_hash); else to 0."""
@@ -453,7 +451,7 @@ cdef class KlondikeKernel:
         return self._hash()
 
     # ---------------------------------------------------------------- rules helpers
-    cdef inline int _fits_found(self, int c) noexcept:
+    cdef inline int _fits_found(self, int c) noexcept nogil:
         """Foundation index that takes card c (first of its suit), or -1."""
         cdef int s = suit_of(c), r = rank_of(c)
         if self.found[s] == r - 1:
@@ -462,14 +460,14 @@ cdef class KlondikeKernel:
             return s + 4
         return -1
 
-    cdef inline bint _fits_col(self, int c, int t) noexcept:
+    cdef inline bint _fits_col(self, int c, int t) noexcept nogil:
         cdef int top
         if self.clen[t] == 0:
             return self.empty_any or rank_of(c) == 13
         top = self.cols[t][self.clen[t] - 1]
         return rank_of(top) == rank_of(c) + 1 and red(top) != red(c)
 
-    cdef bint _safe_up(self, int c) noexcept:
+    cdef bint _safe_up(self, int c) noexcept nogil:
         cdef int r = rank_of(c), s
         if r <= 2:
             return True
@@ -483,7 +481,7 @@ cdef class KlondikeKernel:
                     return False
         return True
 
-    cdef inline bint _dominated(self, int c) noexcept:
+    cdef inline bint _dominated(self, int c) noexcept nogil:
         """Rule 8 (one deck): both foundations of the other colour hold c's rank - 1 or
         more, and the other foundation of c's colour its rank - 2 or more."""
         cdef int s = suit_of(c), need = rank_of(c) - 1
@@ -491,7 +489,7 @@ cdef class KlondikeKernel:
             self.found[3 - s] >= need - 1
 
     # ---------------------------------------------------------------- do / undo
-    cdef int _push(self, KMove m) noexcept:
+    cdef int _push(self, KMove m) noexcept nogil:
         cdef KMove* grown
         if self.nops == self.cap_ops:
             grown = <KMove*>realloc(self.ops, 2 * self.cap_ops * sizeof(KMove))
@@ -503,12 +501,12 @@ cdef class KlondikeKernel:
         self.nops += 1
         return 0
 
-    cdef int _play(self, KMove m) noexcept:
+    cdef int _play(self, KMove m) noexcept nogil:
         """Apply m and push it on the op stack; -1 when the stack cannot grow."""
         apply_op(self, &m)
         return self._push(m)
 
-    cdef int _column_up(self, int s, int f) noexcept:
+    cdef int _column_up(self, int s, int f) noexcept nogil:
         """Play column s's top card to foundation f (see _play)."""
         cdef KMove a
         a.kind = T2F
@@ -519,7 +517,7 @@ cdef class KlondikeKernel:
         a.pu = self.pu
         return self._play(a)
 
-    cdef int _do(self, KMove m) noexcept:
+    cdef int _do(self, KMove m) noexcept nogil:
         """Apply m and then every safe foundation move; push all of them on the op stack.
         With one deck a move of part of a pile is always followed by the foundation move of
         the card it leaves (rules 7 and 12)."""
@@ -538,7 +536,7 @@ cdef class KlondikeKernel:
             return play_safe_after(self, s)
         return play_safe(self)
 
-    cdef void _undo_to(self, int height) noexcept:
+    cdef void _undo_to(self, int height) noexcept nogil:
         while self.nops > height:
             self.nops -= 1
             undo_op(self, &self.ops[self.nops])
@@ -578,7 +576,7 @@ cdef class KlondikeKernel:
         table stays as it is."""
         table_rehome(&self.table, True)
 
-    cdef int _do_root(self) noexcept:
+    cdef int _do_root(self) noexcept nogil:
         """Play the safe foundation moves of the starting position (part of the line)."""
         return play_safe(self)
 

@@ -10,7 +10,7 @@ cdef uint8_t RED[52]
 cdef uint8_t TWIN[52]
 
 
-cdef void init_cards() noexcept:
+cdef void init_cards() noexcept nogil:
     cdef int c
     for c in range(52):
         RANK[c] = c % 13 + 1
@@ -48,7 +48,7 @@ cdef uint64_t KF[2][4][14]
 cdef uint64_t KP[2][52]
 
 
-cdef void init_keys() noexcept:
+cdef void init_keys() noexcept nogil:
     cdef int d, j, c
     for d in range(2):
         for j in range(MAXL):

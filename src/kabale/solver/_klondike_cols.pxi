@@ -2,7 +2,7 @@
 # column's hash and, for rule 12, the bits of its face-up cards when they form one run, kept
 # up to date card by card as moves lay, take and turn cards.
 
-cdef void col_rehash(KlondikeKernel k, int i) noexcept:
+cdef void col_rehash(KlondikeKernel k, int i) noexcept nogil:
     """Compute column i's hash, run flag and face-up bits from scratch (at load, and when a
     column that is not one run loses a card)."""
     cdef uint64_t h = 0, up = 0
@@ -19,7 +19,7 @@ cdef void col_rehash(KlondikeKernel k, int i) noexcept:
     k.colrun[i] = run
     k.colup[i] = up if run else 0
 
-cdef inline void col_put(KlondikeKernel k, int t, int c) noexcept:
+cdef inline void col_put(KlondikeKernel k, int t, int c) noexcept nogil:
     """Lay card c face up on column t, keeping its hash and run bits."""
     cdef int j = k.clen[t]
     if k.colrun[t]:
@@ -32,7 +32,7 @@ cdef inline void col_put(KlondikeKernel k, int t, int c) noexcept:
     k.clen[t] = j + 1
     k.colhash[t] += KZ[0][j][c]
 
-cdef inline int col_take(KlondikeKernel k, int s) noexcept:
+cdef inline int col_take(KlondikeKernel k, int s) noexcept nogil:
     """Take column s's top card, face up; return it."""
     cdef int j = k.clen[s] - 1, c = k.cols[s][j]
     k.clen[s] = j
@@ -43,7 +43,7 @@ cdef inline int col_take(KlondikeKernel k, int s) noexcept:
         col_rehash(k, s)  # what is left may be one run again
     return c
 
-cdef inline void col_flip(KlondikeKernel k, int s, KMove* m) noexcept:
+cdef inline void col_flip(KlondikeKernel k, int s, KMove* m) noexcept nogil:
     """Turn column s's top card when all its cards lie face down; m.flip says so."""
     cdef int j, c
     if k.clen[s] > 0 and k.cdown[s] == k.clen[s]:
@@ -57,7 +57,7 @@ cdef inline void col_flip(KlondikeKernel k, int s, KMove* m) noexcept:
     else:
         m.flip = 0
 
-cdef inline void col_unflip(KlondikeKernel k, int s) noexcept:
+cdef inline void col_unflip(KlondikeKernel k, int s) noexcept nogil:
     """Undo col_flip: column s's one face-up card lies face down again."""
     cdef int j = k.cdown[s], c = k.cols[s][j]
     k.colhash[s] += KZ[1][j][c] - KZ[0][j][c]

@@ -1,7 +1,7 @@
 # Klondike kernel, end tests (included by _klondike.pyx after the kernel class): won,
 # trivially won (rule 5) and its greedy finish, and buried cards (rule 11).
 
-cdef bint buried(KlondikeKernel k) noexcept:
+cdef bint buried(KlondikeKernel k) noexcept nogil:
     """Rule 11: a set of cards none of which can ever leave its place (position lost)."""
     cdef int col_of[52]
     cdef int idx_of[52]
@@ -50,13 +50,13 @@ cdef bint buried(KlondikeKernel k) noexcept:
                 changed = 1
     return size > 0
 
-cdef bint won(KlondikeKernel k) noexcept:
+cdef bint won(KlondikeKernel k) noexcept nogil:
     cdef int i, s = 0
     for i in range(k.nfound):
         s += k.found[i]
     return s == k.total
 
-cdef bint trivially_won(KlondikeKernel k) noexcept:
+cdef bint trivially_won(KlondikeKernel k) noexcept nogil:
     """Rule 5: nothing face down, stock and waste empty, every column one run."""
     cdef int i, j
     if k.tlen:
@@ -70,7 +70,7 @@ cdef bint trivially_won(KlondikeKernel k) noexcept:
                 return False
     return True
 
-cdef int finish(KlondikeKernel k) noexcept:
+cdef int finish(KlondikeKernel k) noexcept nogil:
     """Play every column top up until won (valid by rule 5)."""
     cdef int s, f, progress = 1
     while progress and not won(k):

@@ -14,7 +14,7 @@ cdef extern from *:
     int kabale_ctz(unsigned int x) nogil
 
 
-cdef int add_move(KlondikeKernel k, int kind, int a, int b, int n, int draws, int pu, int prio) noexcept:
+cdef int add_move(KlondikeKernel k, int kind, int a, int b, int n, int draws, int pu, int prio) noexcept nogil:
     cdef KMove* grown
     if k.mlen == k.mcap:
         grown = <KMove*>realloc(k.mbuf, 2 * k.mcap * sizeof(KMove))
@@ -39,7 +39,7 @@ cdef int add_move(KlondikeKernel k, int kind, int a, int b, int n, int draws, in
     k.mlen += 1
     return 0
 
-cdef inline bint pending_rank(KlondikeKernel k, int pend, int c) noexcept:
+cdef inline bint pending_rank(KlondikeKernel k, int pend, int c) noexcept nogil:
     """Rules 9 and 13: card c has the rank of the pending card (the top of column pend) or
     one less."""
     cdef int r = rank_of(k.cols[pend][k.clen[pend] - 1])
@@ -55,7 +55,7 @@ cdef struct Targets:
     unsigned int byrank[15]  # bits of the columns whose top has that rank
 
 
-cdef void find_targets(KlondikeKernel k, Targets* g) noexcept:
+cdef void find_targets(KlondikeKernel k, Targets* g) noexcept nogil:
     """The column tops of the position by rank and colour (a card goes on a top of its rank
     + 1 and the other colour), and its first empty column."""
     cdef int t, c, key
@@ -76,7 +76,7 @@ cdef void find_targets(KlondikeKernel k, Targets* g) noexcept:
         g.count[key] += 1
 
 
-cdef int gen_talon_pos(KlondikeKernel k, Targets* g, int p, int draws, int pu, int pend) noexcept:
+cdef int gen_talon_pos(KlondikeKernel k, Targets* g, int p, int draws, int pu, int pend) noexcept nogil:
     cdef int c = k.T[p - 1], f, t, i, n = 0, key
     cdef int8_t order[5]
     f = k._fits_found(c)
@@ -106,7 +106,7 @@ cdef int gen_talon_pos(KlondikeKernel k, Targets* g, int p, int draws, int pu, i
             return -1
     return 0
 
-cdef int gen_moves(KlondikeKernel k) noexcept:
+cdef int gen_moves(KlondikeKernel k) noexcept nogil:
     """Append the moves of the current position to mbuf, best first. -1 on no memory."""
     cdef int start = k.mlen, s, t, i, c, f, lo, need, w, pu, draws, redeals, j, empty_done
     cdef uint8_t seen[MAXT + 1]
@@ -226,7 +226,7 @@ cdef int gen_moves(KlondikeKernel k) noexcept:
     return 0
 
 
-cdef inline uint64_t touched(KMove* m) noexcept:
+cdef inline uint64_t touched(KMove* m) noexcept nogil:
     """Rule 14: bits of the columns (0-8) and foundations (16-23) a move changes; all bits
     for a foundation-to-tableau move (never commuted)."""
     if m.kind == T2T:
@@ -240,18 +240,18 @@ cdef inline uint64_t touched(KMove* m) noexcept:
     return ~(<uint64_t>0)
 
 
-cdef inline bint leaves_no_pending(KlondikeKernel k, KMove* m) noexcept:
+cdef inline bint leaves_no_pending(KlondikeKernel k, KMove* m) noexcept nogil:
     """Rule 14: m is no foundation-to-tableau move (rule 9) and no talon play to the tableau
     that rule 13 makes pending."""
     return m.kind != F2T and not (m.kind == W2T and k.draw == 1 and k.passes == 0)
 
 
-cdef inline bint same_move(KMove* a, KMove* b) noexcept:
+cdef inline bint same_move(KMove* a, KMove* b) noexcept nogil:
     return a.kind == b.kind and a.a == b.a and a.b == b.b and a.n == b.n and \
         a.draws == b.draws and a.pu == b.pu
 
 
-cdef void drop_commuted(KlondikeKernel k, Frame* parent, Frame* fr) noexcept:
+cdef void drop_commuted(KlondikeKernel k, Frame* parent, Frame* fr) noexcept nogil:
     """Rule 14: leave out of the frame fr, the moves after the parent frame's current move
     u, every move that the parent made alone (no further ops) before u and that commutes
     with u (disjoint columns and foundations, not both talon plays, no pending card)."""

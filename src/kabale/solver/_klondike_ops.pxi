@@ -1,7 +1,7 @@
 # Klondike kernel, one operation applied and taken back, and the safe foundation moves that
 # follow a move (included by _klondike.pyx after the kernel class).
 
-cdef void apply_op(KlondikeKernel k, KMove* m) noexcept:
+cdef void apply_op(KlondikeKernel k, KMove* m) noexcept nogil:
     """Apply operation m to the kernel's state (recording in m what undo_op needs)."""
     cdef int s, t, j, c, p
     if m.kind == T2T:
@@ -40,7 +40,7 @@ cdef void apply_op(KlondikeKernel k, KMove* m) noexcept:
         k._rehash_talon()
         m.flip = 0
 
-cdef void undo_op(KlondikeKernel k, KMove* m) noexcept:
+cdef void undo_op(KlondikeKernel k, KMove* m) noexcept nogil:
     """Take operation m back (m as apply_op left it)."""
     cdef int s, t, j, c, p
     if m.kind == T2T:
@@ -77,7 +77,7 @@ cdef void undo_op(KlondikeKernel k, KMove* m) noexcept:
         k._rehash_talon()
 
 
-cdef uint64_t fitting(KlondikeKernel k) noexcept:
+cdef uint64_t fitting(KlondikeKernel k) noexcept nogil:
     """Bits of the cards that fit a foundation now (a card of the next rank)."""
     cdef uint64_t bits = 0
     cdef int f
@@ -87,7 +87,7 @@ cdef uint64_t fitting(KlondikeKernel k) noexcept:
     return bits
 
 
-cdef int play_safe(KlondikeKernel k, int start=0, bint again=False) noexcept:
+cdef int play_safe(KlondikeKernel k, int start=0, bint again=False) noexcept nogil:
     """Play every safe foundation move (rule 2), pushing each on the op stack. With one
     deck a safe card covered by a pile that fits its twin, a column top, goes up too,
     after moving the pile onto the twin (rule 12). Each pass looks at the columns in turn,
@@ -136,7 +136,7 @@ cdef int play_safe(KlondikeKernel k, int start=0, bint again=False) noexcept:
     return 0
 
 
-cdef int play_safe_after(KlondikeKernel k, int s) noexcept:
+cdef int play_safe_after(KlondikeKernel k, int s) noexcept nogil:
     """play_safe after a column move from column s, made where no safe move was left: the
     move changed no foundation and no talon, and its one new column top is column s's (the
     moved pile's top was a top before), so only s can start a safe move. Makes the moves

@@ -2,12 +2,12 @@
 # that counts piles exchanged between face-up twins as one position, and the safe foundation
 # move that keeps exchanged positions' moves alike.
 
-cdef inline bint lies_on(int c, int under) noexcept:
+cdef inline bint lies_on(int c, int under) noexcept nogil:
     """Whether card c may lie on card ``under`` in a column."""
     return rank_of(under) == rank_of(c) + 1 and red(under) != red(c)
 
 
-cdef bint run_from(KlondikeKernel k, int i, int j) noexcept:
+cdef bint run_from(KlondikeKernel k, int i, int j) noexcept nogil:
     """Whether column i from height j up descends in alternating colours."""
     cdef int h
     for h in range(j + 1, k.clen[i]):
@@ -16,14 +16,14 @@ cdef bint run_from(KlondikeKernel k, int i, int j) noexcept:
     return True
 
 
-cdef inline uint64_t twin_bits(uint64_t cards) noexcept:
+cdef inline uint64_t twin_bits(uint64_t cards) noexcept nogil:
     """The bits of the twins of the cards in ``cards`` (S-C and H-D, 13 bits a suit)."""
     cdef uint64_t suit = 0x1FFF
     return ((cards & suit) << 39) | ((cards >> 39) & suit) | \
         ((cards & (suit << 13)) << 13) | ((cards >> 13) & (suit << 13))
 
 
-cdef uint64_t twin_key(KlondikeKernel k) noexcept:
+cdef uint64_t twin_key(KlondikeKernel k) noexcept nogil:
     """The key of a one-deck position: as _plain_hash, but each column whose face-up cards
     form one run is cut above every face-up card whose twin lies face up in such a column
     too, and a piece above a cut is keyed by the cut card's rank and colour only."""
@@ -49,7 +49,7 @@ cdef uint64_t twin_key(KlondikeKernel k) noexcept:
     return h
 
 
-cdef uint64_t cut_column_key(KlondikeKernel k, int i, uint64_t cut) noexcept:
+cdef uint64_t cut_column_key(KlondikeKernel k, int i, uint64_t cut) noexcept nogil:
     """Column i's share of twin_key, cut above the cards in ``cut``."""
     cdef uint64_t h = 0, seg = 0, anchor = 0x51
     cdef int j, c, base = 0, down = k.cdown[i]
@@ -64,7 +64,7 @@ cdef uint64_t cut_column_key(KlondikeKernel k, int i, uint64_t cut) noexcept:
     return h + mix64(seg + anchor)
 
 
-cdef int up_from(KlondikeKernel k, int t) noexcept:
+cdef int up_from(KlondikeKernel k, int t) noexcept nogil:
     """The safe foundation move for the top B of column t: B up; or, with one deck, when B's
     twin A is safe to go up and lies face up under a run (and B is not safe, or A is the
     twin of lower suit, so exchanged positions make the same move), that run onto B and A

@@ -237,7 +237,7 @@ cdef class SpiderKernel(SpiderBoard):
             # limits are checked on every position, also those the table turns away (a long
             # run of table hits must not outlast the time limit)
             if (self.nodes & 1023) == 0:
-                if self._late(deadline):
+                if self._past(deadline):
                     return -1
                 used = <uint64_t>self.cap_ops * sizeof(SMove) + self.mcap * sizeof(GMove) + \
                     <uint64_t>self.cap_frames * sizeof(Frame)
@@ -364,7 +364,7 @@ cdef class SpiderKernel(SpiderBoard):
                 return 1
             self.nops -= 1
             self._undo(&self.ops[self.nops])
-            if rc == 0 and ((limit > 0 and self.nodes >= limit) or self._late(deadline)):
+            if rc == 0 and ((limit > 0 and self.nodes >= limit) or self._past(deadline)):
                 rc = -1
             if rc != 0:
                 self.mlen = start
@@ -416,7 +416,7 @@ cdef class SpiderKernel(SpiderBoard):
             return 0
         if limit > 0 and limit < cap:
             cap = limit
-        if self._late(deadline):
+        if self._past(deadline):
             return -1
         status = self._dfs(cap, deadline)
         if status == 1:
@@ -431,7 +431,7 @@ cdef class SpiderKernel(SpiderBoard):
             self.sweep_cut = 1
         if status == -2:
             return -2
-        if (limit > 0 and self.nodes >= limit) or self._late(deadline):
+        if (limit > 0 and self.nodes >= limit) or self._past(deadline):
             return -1
         return 0
 

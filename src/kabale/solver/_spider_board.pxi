@@ -79,22 +79,7 @@ cdef inline int rank_of(int c) noexcept nogil:
 cdef inline int suit_of(int c) noexcept nogil:
     return SUIT[c]
 
-cdef class Halt:
-    """A flag that searches running at once (in threads) share: once raised, each of them
-    stops at its next look at the clock, as at its time limit."""
-
-    cdef int raised
-
-    def set(self):
-        """Raise the flag."""
-        self.raised = 1
-
-    def is_set(self):
-        """Whether the flag was raised."""
-        return self.raised != 0
-
-
-cdef class SpiderBoard:
+cdef class SpiderBoard(Haltable):
     """A Spider-family position on C arrays, with do/undo of moves and move generation."""
 
     cdef int ncols, strict, total, nrem
@@ -115,13 +100,10 @@ cdef class SpiderBoard:
     cdef public long long nodes
     cdef uint64_t noise, rng
     cdef uint64_t mem_limit
-    cdef Halt halt_ref      # the flag that stops a search, if any (halt)
-    cdef int* halt_flag     # its raised field, read without the GIL
 
     def __cinit__(self):
         self.table.keys = NULL
         self.mbuf = NULL
-        self.halt_flag = NULL
 
     def __init__(self, bint strict, int total, list columns, list down, list stock,
                  int removed, int table_mb):
@@ -326,21 +308,6 @@ cdef class SpiderBoard:
                 self.clen[t] -= 1
                 self._rehash_col(t)
             self.slen += m.dealt
-
-    @property
-    def halt(self):
-        """The Halt flag that stops this board's searches (None: only their limits do)."""
-        return self.halt_ref
-
-    @halt.setter
-    def halt(self, Halt flag):
-        self.halt_ref = flag
-        self.halt_flag = NULL if flag is None else &flag.raised
-
-    cdef inline bint _late(self, double deadline) noexcept nogil:
-        """Whether the search must stop: past ``deadline`` (kabale_now) or halted."""
-        return kabale_now() >= deadline or \
-            (self.halt_flag != NULL and kabale_load(self.halt_flag) != 0)
 
     cdef inline bint _dead(self) noexcept nogil:
         """Rule 6: the position is provably lost (_spider_dead.pxi). Examined only from the

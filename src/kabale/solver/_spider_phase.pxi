@@ -250,7 +250,7 @@ cdef class SpiderPhases(SpiderBoard):
                         self._heap_push(child)
                 self._undo(&m)
             expanded += 1
-            if (expanded & 63) == 0 and self._late(self.deadline):
+            if (expanded & 63) == 0 and self._past(self.deadline):
                 return STOPPED
         self.exhaustive = self.hlen == 0 and not full
         return FAILED

@@ -14,7 +14,10 @@ _klondike.pyx rule 10).
 
 from __future__ import annotations
 
+import os
+import threading
 import time
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 SOLVED, UNSOLVABLE, LIMIT, MEMORY = 1, 0, -1, -2
@@ -25,6 +28,14 @@ FIRST_BUDGET = 20_000  # nodes of the first restart; each next one doubles it
 RESTART_SHARE = 0.35   # at most this share of the time (and of a node limit) goes to restarts
 NOISE = 24             # priority noise of the restarts (priority classes are 10-40 apart)
 RESTART_DEPTH = 3000   # depth cap of restarts in kernels that have one and name no other
+
+
+Outcome = tuple[str, Any, int]  # status word, the kernel's line, positions searched
+
+
+class Flag(Protocol):
+    def set(self) -> None: ...
+    def is_set(self) -> bool: ...
 
 
 class Kernel(Protocol):
@@ -78,3 +89,61 @@ def time_left(max_seconds: float, start: float) -> float:
     if not max_seconds:
         return 0.0
     return max(max_seconds - (time.perf_counter() - start), 0.001)
+
+
+def cores() -> int:
+    """How many cores this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def race(lanes: Sequence[Callable[[], Outcome]], halt: Flag, head_start: float = 0.0) -> Outcome:
+    """Run ``lanes`` at once, one thread each (the first in this one), until one decides:
+    its status and line, with the positions of all lanes; ("unknown", [], positions) when
+    none does. The first lane to decide raises ``halt``, which must stop the others (the
+    kernels search without the GIL and look at their Halt with the clock). The others start
+    ``head_start`` seconds after the first, or when it ends: a deal it decides sooner never
+    pays for them. An exception in a lane halts the others and is raised here."""
+    outcomes: list[Outcome | BaseException] = []
+    decided: list[Outcome] = []  # first first
+    first_ended = threading.Event()
+
+    def go(lane: Callable[[], Outcome]) -> None:
+        try:
+            outcome = lane()
+        except BaseException as error:  # raised again in the caller's thread
+            outcomes.append(error)
+            halt.set()
+            return
+        outcomes.append(outcome)
+        if outcome[0] != "unknown":
+            decided.append(outcome)
+            halt.set()
+
+    def go_later(lane: Callable[[], Outcome]) -> None:
+        first_ended.wait(head_start)
+        if not halt.is_set():
+            go(lane)
+
+    others = [threading.Thread(target=go_later, args=(lane,), daemon=True)
+              for lane in lanes[1:]]
+    for thread in others:
+        thread.start()
+    try:
+        go(lanes[0])
+    finally:
+        first_ended.set()
+    try:
+        for thread in others:
+            thread.join()
+    except BaseException:  # interrupted while waiting: stop the others too
+        halt.set()
+        raise
+    for outcome in outcomes:
+        if isinstance(outcome, BaseException):
+            raise outcome
+    nodes = sum(outcome[2] for outcome in outcomes if not isinstance(outcome, BaseException))
+    if not decided:
+        return "unknown", [], nodes
+    return decided[0][0], decided[0][1], nodes

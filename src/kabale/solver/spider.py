@@ -13,14 +13,13 @@ by the caller.
 
 from __future__ import annotations
 
-import os
-import threading
 import time
+from functools import partial
 from typing import Any
 
 from ..core import Game
 from ._spider import Halt, SpiderKernel, SpiderPhases
-from .driver import STATUS, drive, time_left
+from .driver import STATUS, cores, drive, race, time_left
 from .klondike import code
 
 # The stages of a search, in lanes. A lane runs its stages in turn, each with a share of the
@@ -152,44 +151,14 @@ def run_spider(game: Game, max_seconds: float, max_nodes: int,
     limit and of the memory, until one decides."""
     lanes = lanes_for(game.variant.family, cores())
     args = kernel_args(game)
-    share = len(lanes)
     halt = Halt()
-    outcomes: list[tuple[str, Ops, int] | BaseException] = []
-    decided: list[tuple[str, Ops, int]] = []  # first first
-
-    def go(i: int) -> None:
-        quota = max_nodes // share + (i < max_nodes % share)  # they sum to max_nodes
-        if max_nodes and not quota:
-            return
-        try:
-            outcome = run_lane(lanes[i], game.variant.family, args, max_seconds, quota,
-                               max(8, table_mb // share), halt)
-        except BaseException as error:  # re-raised by the caller's thread
-            outcomes.append(error)
-            halt.set()
-            return
-        outcomes.append(outcome)
-        if outcome[0] != "unknown":
-            decided.append(outcome)
-            halt.set()
-
-    others = [threading.Thread(target=go, args=(i,), daemon=True) for i in range(1, share)]
-    for thread in others:
-        thread.start()
-    go(0)
-    try:
-        for thread in others:
-            thread.join()
-    except BaseException:  # interrupted while waiting: stop the others too
-        halt.set()
-        raise
-    for outcome in outcomes:
-        if isinstance(outcome, BaseException):
-            raise outcome
-    nodes = sum(outcome[2] for outcome in outcomes if not isinstance(outcome, BaseException))
-    if not decided:
-        return "unknown", [], nodes
-    return decided[0][0], notation(decided[0][1]), nodes
+    share = len(lanes)
+    quotas = [max_nodes // share + (i < max_nodes % share) for i in range(share)]
+    status, ops, nodes = race(
+        [partial(run_lane, lane, game.variant.family, args, max_seconds, quota,
+                 max(8, table_mb // share), halt)
+         for lane, quota in zip(lanes, quotas, strict=True) if quota or not max_nodes], halt)
+    return status, notation(ops), nodes
 
 
 def lanes_for(family: str, cores: int) -> tuple[tuple[Stage, ...], ...]:
@@ -198,13 +167,6 @@ def lanes_for(family: str, cores: int) -> tuple[tuple[Stage, ...], ...]:
     if len(lanes) > cores and family in ONE_CORE:
         return (ONE_CORE[family],)
     return lanes
-
-
-def cores() -> int:
-    """How many cores this process may run on."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
 
 
 def run_lane(stages: tuple[Stage, ...], family: str, args: Args, max_seconds: float,
