@@ -100,9 +100,7 @@ def run_klondike(game: Game, max_seconds: float, max_nodes: int,
     quotas = [max_nodes // 2 + max_nodes % 2, max_nodes // 2]
     lanes = [partial(serial, game, max_seconds, quotas[0], max(8, table_mb // 2), 0.0, halt),
              partial(second_lane, game, max_seconds, quotas[1], max(8, table_mb // 2), halt)]
-    status, line, nodes = race(lanes if quotas[1] or not max_nodes else lanes[:1], halt,
-                               SECOND_HEAD_START)
-    return status, line, nodes
+    return race(lanes if quotas[1] or not max_nodes else lanes[:1], halt, SECOND_HEAD_START)
 
 
 def serial(game: Game, max_seconds: float, max_nodes: int, table_mb: int, relaxed: float,
@@ -163,11 +161,11 @@ def relaxation_loses(kernel: KlondikeKernel, max_seconds: float, max_nodes: int,
     """True if the relaxation (see run_klondike) proves the kernel's position lost within
     the share ``relaxed`` of what is left of the limits (0 = none). With back=true its
     forecast, the relaxation without foundation-to-tableau moves, runs first within the
-    share ``forecast``; unless
-    that proves the forecast lost, the relaxation is left out: a forecast that wins means
-    the relaxation wins too (every line of the forecast is one of the relaxation), and one
-    that runs out of its share means a relaxation too large to finish in time. The kernel
-    is back on the variant's rules afterwards; the forecast proves nothing itself."""
+    share ``forecast``; unless that proves the forecast lost, the relaxation is left out: a
+    forecast that wins means the relaxation wins too (every line of the forecast is one of
+    the relaxation), and one that runs out of its share means a relaxation too large to
+    finish in time. The kernel is back on the variant's rules afterwards; the forecast
+    proves nothing itself."""
     kernel.relax(True)  # the same kernel and table: a fresh table costs time to map
     back = kernel.back
     try:
