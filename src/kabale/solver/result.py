@@ -50,7 +50,9 @@ def solve(game: Game, max_seconds: float | None = 10.0, max_nodes: int | None = 
     Returns "solved" with a line that core has replayed to a win, "unsolvable" only after an
     exhaustive search under proven-safe reductions, "unknown" when a limit (time, nodes,
     memory) stopped the search first. The game is not changed. The transposition table gets
-    about half of ``max_memory_mb``; the search stacks are capped by the rest.
+    about half of ``max_memory_mb``; the search stacks are capped by the rest. Where two
+    cores are free, Klondike and Spiderette search in two threads at once (driver.race),
+    which share those limits.
     """
     if not isinstance(game, Game):
         raise KabaleError(f"solve needs a kabale.Game, not {type(game).__name__}")
