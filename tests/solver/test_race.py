@@ -1,15 +1,11 @@
-"""driver.race, which runs a search's lanes at once, and Klondike's second lane."""
+"""driver.race, which runs a search's lanes at once (pure Python lanes here)."""
 
 from __future__ import annotations
 
 import threading
 
 import pytest
-from test_verdicts import wins
 
-from kabale import Game
-from kabale.solver import klondike, solve
-from kabale.solver._klondike import Halt
 from kabale.solver.driver import Outcome, race
 
 
@@ -72,23 +68,3 @@ def test_a_late_lane_never_starts_when_the_first_decides_in_its_head_start() -> 
     assert race([lambda: ("unknown", [], 2), late], Flag(), head_start=30.0) == \
         ("unknown", [], 2)
     assert started == ["late"]
-
-
-def test_klondikes_second_lane_decides_on_its_own() -> None:
-    """Draw-3 deal 451 is lost drawing one card too: the second lane's relaxation proves
-    it. Deal 2 is won: its forecast wins, so the relaxation is left out and the shuffled
-    exhaustive search wins, with a line core plays to a win."""
-    lost = Game.new("klondike:draw=3,open=true", 451)
-    assert klondike.second_lane(lost, 0, 0, 16, Halt())[0] == "unsolvable"
-    won = Game.new("klondike:draw=3,open=true", 2)
-    status, line, _ = klondike.second_lane(won, 0, 0, 16, Halt())
-    assert status == "solved" and wins(won, line)
-
-
-def test_klondike_on_two_lanes_gives_the_verdicts_of_one(monkeypatch: pytest.MonkeyPatch) -> None:
-    game = Game.new("klondike:draw=3,open=true", 451)
-    monkeypatch.setattr(klondike, "cores", lambda: 2)
-    two = solve(game, max_seconds=None)
-    monkeypatch.setattr(klondike, "cores", lambda: 1)
-    one = solve(game, max_seconds=None)
-    assert two.status == one.status == "unsolvable"

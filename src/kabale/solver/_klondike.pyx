@@ -222,10 +222,8 @@ reductions has been searched without a win):
    induction, reaches all its successors. Only moves that the parent itself made are left
    out (a move left out in turn there gives no such earlier expansion).
 Score is ignored: it does not affect which moves are legal.
-
-The search loop runs without the GIL (it touches C data only), so kernels search at once
-in threads; a Halt flag (_common.pxi) shared by them stops each at its next look at the
-clock, as a time limit does.
+The search loop runs without the GIL, so kernels search at once in threads; a shared Halt
+flag (_common.pxi) stops each at its next look at the clock, as a time limit does.
 """
 
 include "_common.pxi"

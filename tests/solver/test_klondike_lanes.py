@@ -1,0 +1,72 @@
+"""Klondike's draw-one relaxation on real deals, and its two lanes (run_klondike)."""
+
+from __future__ import annotations
+
+import pytest
+from test_verdicts import wins
+
+from kabale import Game
+from kabale.solver import klondike, solve
+from kabale.solver._klondike import Halt
+
+
+def test_draw_one_relaxation_on_a_lost_deal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Draw-3 deal 451 is lost drawing one card too, which takes far fewer positions to
+    prove; the kernel switches to the relaxation and back, and solve uses it (on one core,
+    where it runs in the same lane as the exhaustive search)."""
+    monkeypatch.setattr(klondike, "cores", lambda: 1)
+    game = Game.new("klondike:draw=3,open=true", 451)
+    kernel = klondike.kernel_for(game, 16)
+    kernel.relax(True)
+    assert kernel.run(0, 0.0)[0] == 0
+    relaxed = kernel.nodes
+    kernel.relax(False)
+    assert kernel.run(0, 0.0)[0] == 0
+    assert relaxed * 10 < kernel.nodes - relaxed, (relaxed, kernel.nodes)
+    with_relaxation = solve(game, max_seconds=None)
+    monkeypatch.setattr(klondike, "RELAXED", 0)
+    without = solve(game, max_seconds=None)
+    assert with_relaxation.status == without.status == "unsolvable"
+    assert with_relaxation.nodes < without.nodes, (with_relaxation.nodes, without.nodes)
+
+
+@pytest.mark.parametrize(("seed", "loses"), [(451, True), (2, False)])
+def test_relaxation_forecast(seed: int, loses: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The relaxation runs only after its forecast (the relaxation without cards brought
+    back) proves the forecast lost: on draw-3 deal 451 (lost drawing one card too) both
+    run and prove it lost; on deal 2 (won) the forecast wins and the relaxation is left
+    out. Either way the kernel is back on the variant's rules."""
+    calls: list[bool] = []
+    real_drive = klondike.drive
+
+    def recorded(kernel: klondike.KlondikeKernel, *args: object) -> tuple[str, object]:
+        calls.append(kernel.back)
+        return real_drive(kernel, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(klondike, "drive", recorded)
+    kernel = klondike.kernel_for(Game.new("klondike:draw=3,open=true", seed), 16)
+    assert klondike.relaxation_loses(kernel, 0.0, 0, 0.0, klondike.FORECAST,
+                                     klondike.RELAXED) is loses
+    assert calls == ([False, True] if loses else [False])
+    assert kernel.back
+    assert kernel.run(0, 0.0)[0] == (0 if loses else 1)  # the variant's verdict, as before
+
+
+def test_klondikes_second_lane_decides_on_its_own() -> None:
+    """Draw-3 deal 451 is lost drawing one card too: the second lane's relaxation proves
+    it. Deal 2 is won: its forecast wins, so the relaxation is left out and the shuffled
+    exhaustive search wins, with a line core plays to a win."""
+    lost = Game.new("klondike:draw=3,open=true", 451)
+    assert klondike.second_lane(lost, 0, 0, 16, Halt())[0] == "unsolvable"
+    won = Game.new("klondike:draw=3,open=true", 2)
+    status, line, _ = klondike.second_lane(won, 0, 0, 16, Halt())
+    assert status == "solved" and wins(won, line)
+
+
+def test_klondike_on_two_lanes_gives_the_verdicts_of_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = Game.new("klondike:draw=3,open=true", 451)
+    monkeypatch.setattr(klondike, "cores", lambda: 2)
+    two = solve(game, max_seconds=None)
+    monkeypatch.setattr(klondike, "cores", lambda: 1)
+    one = solve(game, max_seconds=None)
+    assert two.status == one.status == "unsolvable"
