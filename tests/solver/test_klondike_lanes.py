@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-import pytest
-from test_verdicts import wins
+import random
+import threading
 
-from kabale import Game
+import pytest
+from test_verdicts import CASES, brute_force, klondike_position, wins
+
+from kabale import Game, parse_variant
 from kabale.solver import klondike, solve
 from kabale.solver._klondike import Halt
 
@@ -70,3 +73,47 @@ def test_klondike_on_two_lanes_gives_the_verdicts_of_one(monkeypatch: pytest.Mon
     monkeypatch.setattr(klondike, "cores", lambda: 1)
     one = solve(game, max_seconds=None)
     assert two.status == one.status == "unsolvable"
+
+
+def shared_search(game: Game, helper_nodes: int = 0) -> tuple[klondike.Pair, int, int]:
+    """The first lane's exhaustive search and a helper on one table at once (Pair), with no
+    limit but the helper's node limit: (pair, owner's status, helper's status)."""
+    owner, helper = klondike.kernel_for(game, 16), klondike.kernel_for(game, 16)
+    pair = klondike.Pair()
+    helped: list[int] = []
+    thread = threading.Thread(
+        target=lambda: helped.append(pair.helper_search(helper, 0, helper_nodes)[0]))
+    thread.start()  # it waits for the owner to publish its table
+    status = pair.owner_search(owner, 0, 0)[0]
+    thread.join()
+    return pair, status, helped[0]
+
+
+def test_a_shared_table_proves_a_loss_only_when_both_searches_ended_exhausted() -> None:
+    """Draw-3 deal 451 is lost. Owner and helper search it on one table: the owner ends 0,
+    the helper leaves that verdict to it (-1). When the helper stops at a node limit
+    instead, positions it entered may not have been searched whole, so the owner's run
+    proves nothing either: -1."""
+    game = Game.new("klondike:draw=3,open=true", 451)
+    pair, owner, helper = shared_search(game)
+    assert pair.helper_joined and (owner, helper) == (0, -1)
+    pair, owner, helper = shared_search(game, helper_nodes=2_000)
+    assert pair.helper_joined and (owner, helper) == (-1, -1)
+
+
+@pytest.mark.parametrize("name", ["klondike:draw=3,open=true", "klondike:open=true"])
+def test_shared_table_verdicts_agree_with_brute_force(name: str) -> None:
+    """On positions small enough to explore whole (test_verdicts), the pair's verdict is the
+    brute force's: won when either search wins, lost only when the owner ends 0."""
+    variant = parse_variant(name)
+    rng = random.Random("shared " + name)
+    checked = 0
+    while checked < CASES:
+        game = Game.from_position(variant, klondike_position(variant, rng))
+        truth = brute_force(game)
+        if truth is None:
+            continue
+        checked += 1
+        _, owner, helper = shared_search(game)
+        assert (1 in (owner, helper)) == truth, (name, game.state)
+        assert (owner == 0) == (not truth), (name, game.state)

@@ -305,6 +305,8 @@ cdef class KlondikeKernel(Haltable):
     cdef int cut
     cdef uint64_t noise, rng
     cdef uint64_t mem_limit
+    cdef bint borrowed              # the table is another kernel's (share_table)
+    cdef KlondikeKernel table_owner  # that kernel, kept alive while this one uses its table
 
     def __cinit__(self):
         self.table.keys = NULL
@@ -373,7 +375,8 @@ cdef class KlondikeKernel(Haltable):
         self.rng = 0x2545F4914F6CDD1DULL
 
     def __dealloc__(self):
-        table_free(&self.table)
+        if not self.borrowed:
+            table_free(&self.table)
         free(self.ops)
         free(self.mbuf)
         free(self.scouts)
@@ -544,15 +547,17 @@ cdef class KlondikeKernel(Haltable):
             undo_op(self, &self.ops[self.nops])
 
     # ---------------------------------------------------------------- search
-    def run(self, long long max_nodes, double max_seconds, int noise=0):
-        """One search from the loaded position with an empty table. ``noise`` > 0 adds a
+    def run(self, long long max_nodes, double max_seconds, int noise=0, bint fresh=True):
+        """One search from the loaded position with an empty table (``fresh``; otherwise on
+        the table as it stands, see share_table). ``noise`` > 0 adds a
         random 0..noise-1 to every move's priority (a restart with another order; seeded by
         noise, so runs repeat exactly); 0 keeps the plain order. max_nodes counts this run's
         positions (0: no limit); max_seconds its time (0: no limit). The kernel is back at
         the loaded position afterwards, ready to run again.
         Returns (status, ops) as _search."""
         cdef long long before = self.nodes
-        table_forget(&self.table)
+        if fresh:
+            table_forget(&self.table)
         self.noise = noise
         self.rng = mix64(<uint64_t>noise + 12345)
         status, ops = search(self, before + max_nodes if max_nodes > 0 else 0, max_seconds)
@@ -572,11 +577,29 @@ cdef class KlondikeKernel(Haltable):
             self.draw, self.passes, self.pu = self.rules_draw, self.rules_passes, self.rules_pu
         self._rehash_talon()
 
+    def forget_table(self):
+        """Start an empty table (run does, unless fresh=False)."""
+        table_forget(&self.table)
+
+    def share_table(self, KlondikeKernel owner):
+        """Search on ``owner``'s table from now on, as it stands, with run(fresh=False): a
+        helper searching the same position at once in another order. Each skips what
+        either entered, so neither exhausted run proves anything until both ended exhausted
+        (then every entered position was searched whole by the kernel that entered it, and
+        those positions include every successor of each: all that is reachable). The owner
+        must keep its table meanwhile (no huge_table, no fresh run)."""
+        if not self.borrowed:
+            table_free(&self.table)
+        self.table = owner.table
+        self.table_owner = owner
+        self.borrowed = True
+
     def huge_table(self):
         """Move the table onto huge pages for a long search (see table_init); call it
         between runs, as its entries are forgotten. Where that memory is not to be had the
         table stays as it is."""
-        table_rehome(&self.table, True)
+        if not self.borrowed:
+            table_rehome(&self.table, True)
 
     cdef int _do_root(self) noexcept nogil:
         """Play the safe foundation moves of the starting position (part of the line)."""
