@@ -230,45 +230,7 @@ include "_common.pxi"
 
 cimport cython
 
-DEF MAXC = 9
-DEF MAXL = 128
-DEF MAXT = 128
-
-# atomic operation kinds (returned to Python)
-DEF T2T = 0
-DEF T2F = 1
-DEF W2T = 2
-DEF W2F = 3
-DEF F2T = 4
-
-cdef struct KMove:
-    uint8_t kind
-    uint8_t a          # source column / foundation index / talon position p (card T[p-1])
-    uint8_t b          # target column / foundation index
-    uint8_t n          # cards moved (T2T)
-    int16_t draws      # talon macro: d presses before the play
-    uint8_t pu         # talon macro: passes used after the presses
-    uint8_t flip       # filled in when applied: a face-down card was turned
-    uint8_t old_wlen
-    uint8_t old_pu
-    uint8_t done       # set once made in the search: 1 alone, 2 followed by more ops (rule 14)
-    int16_t prio
-
-
-cdef struct Scout:
-    uint64_t key       # the table key of the position the move leads to (with plain: _key)
-    uint64_t plain
-    int32_t nops       # operations the move made (the move and its safe foundation moves)
-    bint won
-
-
-cdef struct Frame:
-    int32_t start
-    int32_t next
-    int32_t end
-    int32_t ops_base
-
-
+include "_klondike_types.pxi"
 include "_klondike_cards.pxi"
 
 
