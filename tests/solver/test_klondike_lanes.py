@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import random
 import threading
 
 import pytest
-from test_verdicts import CASES, brute_force, klondike_position, wins
+from test_verdicts import decided, klondike_position, wins
 
 from kabale import Game, parse_variant
 from kabale.solver import klondike, solve
@@ -105,15 +104,7 @@ def test_a_shared_table_proves_a_loss_only_when_both_searches_ended_exhausted() 
 def test_shared_table_verdicts_agree_with_brute_force(name: str) -> None:
     """On positions small enough to explore whole (test_verdicts), the pair's verdict is the
     brute force's: won when either search wins, lost only when the owner ends 0."""
-    variant = parse_variant(name)
-    rng = random.Random("shared " + name)
-    checked = 0
-    while checked < CASES:
-        game = Game.from_position(variant, klondike_position(variant, rng))
-        truth = brute_force(game)
-        if truth is None:
-            continue
-        checked += 1
+    for game, truth in decided(parse_variant(name), klondike_position, "shared " + name):
         _, owner, helper = shared_search(game)
         assert (1 in (owner, helper)) == truth, (name, game.state)
         assert (owner == 0) == (not truth), (name, game.state)

@@ -10,7 +10,7 @@ reachable (its line replayed by core), "unsolvable" exactly when none is.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -123,6 +123,20 @@ def spider_position(variant: Variant, rng: random.Random) -> State:
     return State(tuple(map(tuple, columns)), tuple(down), tuple(stock), (), foundations)
 
 
+def decided(variant: Variant, make: Callable[[Variant, random.Random], State], seed: str,
+            count: int = CASES) -> Iterator[tuple[Game, bool]]:
+    """``count`` positions from ``make`` (drawn from a generator seeded with ``seed``) that
+    the brute force decides, each with its verdict (won?); undecided ones are replaced."""
+    rng = random.Random(seed)
+    checked = 0
+    while checked < count:
+        game = Game.from_position(variant, make(variant, rng))
+        truth = brute_force(game)
+        if truth is not None:
+            checked += 1
+            yield game, truth
+
+
 VARIANTS = [
     "klondike:open=true", "klondike:draw=3,open=true", "klondike:back=false,open=true",
     "klondike:draw=3,back=false,open=true", "klondike:passes=1", "klondike:draw=3,passes=3",
@@ -136,15 +150,10 @@ VARIANTS = [
 @pytest.mark.parametrize("name", VARIANTS)
 def test_verdicts_match_brute_force(name: str) -> None:
     variant = parse_variant(name)
-    rng = random.Random(name)
     make = klondike_position if variant.family == "klondike" else spider_position
     verdicts = {True: 0, False: 0}
     checked = 0
-    while checked < CASES:
-        game = Game.from_position(variant, make(variant, rng))
-        truth = brute_force(game)
-        if truth is None:
-            continue
+    for game, truth in decided(variant, make, name):
         checked += 1
         before = game.to_json()
         result = solve(game, max_seconds=None)
@@ -263,15 +272,9 @@ def test_part_run_and_twin_rule_verdicts(name: str) -> None:
     face-up twins exchangeable) on positions full of runs: verdicts still match the brute
     force, and both rules have something to do."""
     variant = parse_variant(name)
-    rng = random.Random("runs " + name)
-    checked = pruning = twins = 0
+    pruning = twins = 0
     verdicts = {True: 0, False: 0}
-    while checked < CASES:
-        game = Game.from_position(variant, run_position(rng))
-        truth = brute_force(game)
-        if truth is None:
-            continue
-        checked += 1
+    for game, truth in decided(variant, lambda _, rng: run_position(rng), "runs " + name):
         pruning += pruned_part_moves(game) > 0
         twins += twin_piles(game.state)
         verdicts[truth] += 1
@@ -290,20 +293,15 @@ def test_commuting_moves_verdicts(name: str) -> None:
     from kabale.solver.klondike import kernel_for
 
     variant = parse_variant(name)
-    rng = random.Random("commute " + name)
-    checked = 0
-    while checked < CASES:
-        one_deck = variant["decks"] == 1
-        state = run_position(rng) if one_deck else klondike_position(variant, rng)
-        game = Game.from_position(variant, state)
-        truth = brute_force(game)
-        if truth is None:
-            continue
-        checked += 1
+
+    def make(variant: Variant, rng: random.Random) -> State:
+        return run_position(rng) if variant["decks"] == 1 else klondike_position(variant, rng)
+
+    for game, truth in decided(variant, make, "commute " + name):
         for commute in (False, True):
             kernel = kernel_for(game, 8)
             kernel.commute = commute
-            assert kernel.run(0, 0.0)[0] == (1 if truth else 0), (name, commute, state)
+            assert kernel.run(0, 0.0)[0] == (1 if truth else 0), (name, commute, game.state)
 
 
 @pytest.mark.parametrize("name", ["klondike:draw=3,open=true",
@@ -539,15 +537,9 @@ def test_draw_one_relaxation_verdicts(name: str) -> None:
     against the brute force of the variant itself, including positions it proves lost."""
     from kabale.solver.klondike import kernel_for
 
-    variant = parse_variant(name)
-    rng = random.Random("relaxed " + name)
-    checked = lost = 0
-    while checked < 3 * CASES:
-        game = Game.from_position(variant, klondike_position(variant, rng))
-        truth = brute_force(game)
-        if truth is None:
-            continue
-        checked += 1
+    lost = 0
+    for game, truth in decided(parse_variant(name), klondike_position, "relaxed " + name,
+                               3 * CASES):
         kernel = kernel_for(game, 8)
         kernel.relax(True)
         status = kernel.run(0, 0.0)[0]
