@@ -246,9 +246,9 @@ cdef class KlondikeKernel(Haltable):
     cdef uint64_t colhash[MAXC]
     cdef uint64_t colup[MAXC]   # bits of a column's face-up cards if they form one run (rule 12)
     cdef bint colrun[MAXC]      # whether they do
-    cdef uint64_t cut_hash[MAXC]  # twin_key's last cut column: its colhash, cut cards, key
-    cdef uint64_t cut_cards[MAXC]
-    cdef uint64_t cut_key[MAXC]
+    cdef CutKey cut_keys[MAXC][2]  # twin_key's last two cut keys of each column
+    cdef uint8_t cut_next[MAXC]     # the one of them to replace next
+    cdef uint64_t tops              # bits of the column tops (all bits with two decks)
     cdef uint8_t T[MAXT]
     cdef int tlen, wlen, pu
     cdef uint64_t thash
@@ -294,7 +294,8 @@ cdef class KlondikeKernel(Haltable):
         self.total = 52 * decks
         if self.ncols > MAXC or len(stock) + len(waste) > MAXT:
             raise ValueError("position too large for the Klondike kernel")
-        memset(self.cut_cards, 0, sizeof(self.cut_cards))
+        memset(self.cut_keys, 0, sizeof(self.cut_keys))
+        memset(self.cut_next, 0, sizeof(self.cut_next))
         for i in range(self.ncols):
             if len(columns[i]) > 104:
                 raise ValueError("column too long for the Klondike kernel")
@@ -303,6 +304,7 @@ cdef class KlondikeKernel(Haltable):
             for j in range(self.clen[i]):
                 self.cols[i][j] = columns[i][j]
             col_rehash(self, i)
+        find_tops(self)
         for i in range(self.nfound):
             self.found[i] = found[i]
         self.tlen = 0
@@ -434,7 +436,7 @@ cdef class KlondikeKernel(Haltable):
         top = self.cols[t][self.clen[t] - 1]
         return rank_of(top) == rank_of(c) + 1 and red(top) != red(c)
 
-    cdef bint _safe_up(self, int c) noexcept nogil:
+    cdef inline bint _safe_up(self, int c) noexcept nogil:
         cdef int r = rank_of(c), s
         if r <= 2:
             return True

@@ -1,6 +1,7 @@
 # Klondike kernel, the columns (included by _klondike.pyx after the kernel class): each
-# column's hash and, for rule 12, the bits of its face-up cards when they form one run, kept
-# up to date card by card as moves lay, take and turn cards.
+# column's hash and, for rule 12, the bits of its face-up cards when they form one run, and
+# the bits of the column tops (one deck), kept up to date card by card as moves lay, take
+# and turn cards.
 
 cdef void col_rehash(KlondikeKernel k, int i) noexcept nogil:
     """Compute column i's hash, run flag and face-up bits from scratch (at load, and when a
@@ -19,9 +20,24 @@ cdef void col_rehash(KlondikeKernel k, int i) noexcept nogil:
     k.colrun[i] = run
     k.colup[i] = up if run else 0
 
+cdef void find_tops(KlondikeKernel k) noexcept nogil:
+    """Compute the bits of the column tops from scratch (at load). With two decks two
+    columns may have equal tops, so the bits are all set: every card may be a top."""
+    cdef int i
+    k.tops = 0
+    for i in range(k.ncols):
+        if k.clen[i] > 0:
+            k.tops |= (<uint64_t>1) << k.cols[i][k.clen[i] - 1]
+    if k.decks != 1:
+        k.tops = ~(<uint64_t>0)
+
 cdef inline void col_put(KlondikeKernel k, int t, int c) noexcept nogil:
-    """Lay card c face up on column t, keeping its hash and run bits."""
+    """Lay card c face up on column t, keeping its hash, run bits and the tops."""
     cdef int j = k.clen[t]
+    if k.decks == 1:
+        if j > 0:
+            k.tops &= ~((<uint64_t>1) << k.cols[t][j - 1])
+        k.tops |= (<uint64_t>1) << c
     if k.colrun[t]:
         if j > k.cdown[t] and not lies_on(c, k.cols[t][j - 1]):
             k.colrun[t] = False
@@ -36,6 +52,10 @@ cdef inline int col_take(KlondikeKernel k, int s) noexcept nogil:
     """Take column s's top card, face up; return it."""
     cdef int j = k.clen[s] - 1, c = k.cols[s][j]
     k.clen[s] = j
+    if k.decks == 1:
+        k.tops &= ~((<uint64_t>1) << c)
+        if j > 0:
+            k.tops |= (<uint64_t>1) << k.cols[s][j - 1]
     if k.colrun[s]:
         k.colhash[s] -= KZ[0][j][c]
         k.colup[s] &= ~((<uint64_t>1) << c)

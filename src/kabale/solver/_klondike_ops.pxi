@@ -9,9 +9,9 @@ cdef void apply_op(KlondikeKernel k, KMove* m) noexcept nogil:
         t = m.b
         p = k.clen[s] - m.n
         for j in range(m.n):
-            col_put(k, t, k.cols[s][p + j])
+            col_take(k, s)  # the cards stay in place above the column's new length
         for j in range(m.n):
-            col_take(k, s)
+            col_put(k, t, k.cols[s][p + j])
         col_flip(k, s, m)
     elif m.kind == T2F:
         s = m.a
@@ -50,9 +50,9 @@ cdef void undo_op(KlondikeKernel k, KMove* m) noexcept nogil:
             col_unflip(k, s)
         p = k.clen[t] - m.n
         for j in range(m.n):
-            col_put(k, s, k.cols[t][p + j])
-        for j in range(m.n):
             col_take(k, t)
+        for j in range(m.n):
+            col_put(k, s, k.cols[t][p + j])
     elif m.kind == T2F:
         s = m.a
         if m.flip:
@@ -77,13 +77,16 @@ cdef void undo_op(KlondikeKernel k, KMove* m) noexcept nogil:
         k._rehash_talon()
 
 
-cdef uint64_t fitting(KlondikeKernel k) noexcept nogil:
-    """Bits of the cards that fit a foundation now (a card of the next rank)."""
+cdef uint64_t safe_fitting(KlondikeKernel k) noexcept nogil:
+    """Bits of the cards that fit a foundation now (a card of the next rank) and are safe
+    to send there (rules 2 and 8): the only cards up_from ever sends up."""
     cdef uint64_t bits = 0
-    cdef int f
+    cdef int f, c
     for f in range(k.nfound):
         if k.found[f] < 13:
-            bits |= (<uint64_t>1) << (suit_of_found(f) * 13 + k.found[f])
+            c = suit_of_found(f) * 13 + k.found[f]
+            if k._safe_up(c):
+                bits |= (<uint64_t>1) << c
     return bits
 
 
@@ -99,25 +102,27 @@ cdef int play_safe(KlondikeKernel k, int start=0, bint again=False) noexcept nog
     while progress:
         progress = again
         again = False
-        fit = fitting(k)
+        fit = safe_fitting(k)
+        if not k.tops & (fit | twin_bits(fit)):
+            start = k.ncols  # no top nor its twin goes up (up_from)
         for s in range(start, k.ncols):
             if k.clen[s] > k.cdown[s]:
                 c = k.cols[s][k.clen[s] - 1]
                 if not (fit >> c) & 1 and not (k.decks == 1 and (fit >> twin_of(c)) & 1):
-                    continue  # neither the top nor its twin can go up (up_from)
+                    continue  # neither the top nor its twin goes up (up_from)
                 p = up_from(k, s)
                 if p < 0:
                     return -1
                 if p:
                     progress = 1
-                    fit = fitting(k)
+                    fit = safe_fitting(k)
         if k.draw == 1 and k.passes == 0:
             for p in range(1, k.tlen + 1):
                 c = k.T[p - 1]
                 if not (fit >> c) & 1:
                     continue
                 f = k._fits_found(c)
-                if f >= 0 and k._safe_up(c):
+                if f >= 0:
                     a.kind = W2F
                     a.a = p
                     a.b = f
@@ -146,7 +151,7 @@ cdef int play_safe_after(KlondikeKernel k, int s) noexcept nogil:
     if k.clen[s] == k.cdown[s]:
         return 0  # emptied: no new top
     c = k.cols[s][k.clen[s] - 1]
-    fit = fitting(k)
+    fit = safe_fitting(k)
     if not (fit >> c) & 1 and not (k.decks == 1 and (fit >> twin_of(c)) & 1):
         return 0
     p = up_from(k, s)

@@ -39,14 +39,26 @@ cdef uint64_t twin_key(KlondikeKernel k) noexcept nogil:
             cut = k.colup[i] & both & ~((<uint64_t>1) << k.cols[i][n - 1])
         if cut == 0:
             h += mix64(k.colhash[i] + 0x51)  # no cut: the plain column key
-        elif k.cut_hash[i] == k.colhash[i] and k.cut_cards[i] == cut:
-            h += k.cut_key[i]  # the column and its cuts as the last time (most are)
         else:
-            k.cut_hash[i] = k.colhash[i]
-            k.cut_cards[i] = cut
-            k.cut_key[i] = cut_column_key(k, i, cut)
-            h += k.cut_key[i]
+            h += cached_cut_key(k, i, cut)
     return h
+
+
+cdef inline uint64_t cached_cut_key(KlondikeKernel k, int i, uint64_t cut) noexcept nogil:
+    """cut_column_key(k, i, cut), from the column's cache when it is one of the last two
+    asked for (most are: a move and its undo switch a column between two states)."""
+    cdef CutKey* e = &k.cut_keys[i][0]
+    if e.colhash == k.colhash[i] and e.cards == cut:
+        return e.key
+    e = &k.cut_keys[i][1]
+    if e.colhash == k.colhash[i] and e.cards == cut:
+        return e.key
+    e = &k.cut_keys[i][k.cut_next[i]]
+    k.cut_next[i] ^= 1
+    e.colhash = k.colhash[i]
+    e.cards = cut
+    e.key = cut_column_key(k, i, cut)
+    return e.key
 
 
 cdef uint64_t cut_column_key(KlondikeKernel k, int i, uint64_t cut) noexcept nogil:

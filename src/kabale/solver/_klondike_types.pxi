@@ -1,5 +1,6 @@
 # The Klondike kernel's sizes, operation kinds and C structs (included by _klondike.pyx):
-# a move or atomic operation (KMove), where a generated move leads (Scout), a search frame.
+# a move or atomic operation (KMove), where a generated move leads (Scout), a search frame,
+# a cached column key.
 
 DEF MAXC = 9
 DEF MAXL = 128
@@ -38,3 +39,9 @@ cdef struct Frame:
     int32_t next
     int32_t end
     int32_t ops_base
+
+
+cdef struct CutKey:
+    uint64_t colhash   # a column's colhash and cut cards, and its share of twin_key
+    uint64_t cards
+    uint64_t key
