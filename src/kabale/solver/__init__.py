@@ -9,6 +9,6 @@ the rules refuse raises ``SolverBugError`` and is never returned.
 
 from __future__ import annotations
 
-from .result import Result, SolverBugError, solve
+from .result import Result, SolverBugError, release_memory, solve
 
-__all__ = ["Result", "SolverBugError", "solve"]
+__all__ = ["Result", "SolverBugError", "release_memory", "solve"]

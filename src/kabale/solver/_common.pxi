@@ -1,15 +1,6 @@
 # Shared C-level pieces of the search kernels (included by _klondike.pyx and _spider.pyx):
-# a 64-bit mixer for Zobrist keys and column hashes, and the fixed-size transposition table.
-#
-# The table stores 64-bit state keys in buckets of 4 slots, open addressing on the bucket
-# index. When a bucket is full an entry is overwritten: memory never grows past the size
-# chosen at start. Forgetting an entry only costs time (the state may be searched again);
-# it never changes a verdict, because a state is only ever stored as "being searched or
-# searched without a win" and re-searching it finds the same answer. Keys are salted per
-# search, so an earlier search's entries never match: starting afresh needs no clearing, their
-# slots are simply overwritten. The one theoretical hazard is two different states sharing a
-# 64-bit key (probability about n^2 / 2^65 for n stored states, below 1e-7 for 10^6 states);
-# we accept and document it.
+# a 64-bit mixer for Zobrist keys and column hashes, the fixed-size transposition table
+# (_table.pxi), a clock and the Halt flag that threads share.
 
 from libc.stdint cimport uint64_t, uint8_t, int8_t, uint16_t, int16_t, int32_t
 from libc.stdlib cimport calloc, free, malloc, realloc
@@ -90,99 +81,7 @@ cdef inline uint64_t zkey(uint64_t a, uint64_t b, uint64_t c) noexcept nogil:
     return mix64(mix64(mix64(a + <uint64_t>0x9e3779b97f4a7c15ULL) ^ b) ^ (c * <uint64_t>0x2545F4914F6CDD1DULL + 1))
 
 
-cdef struct Table:
-    uint64_t* keys
-    uint64_t mask
-    uint64_t stored
-    uint64_t salt   # changed to start an empty table without clearing memory
-    int huge        # allocated for huge pages (see table_init)
-
-
-cdef int table_init(Table* t, uint64_t max_bytes, bint huge=False) noexcept nogil:
-    """Allocate the largest power-of-two bucket array within max_bytes. 0 on success.
-    ``huge`` asks for transparent huge pages (Linux): a probe is a random access, and with
-    4 KiB pages nearly every one also misses the TLB (Spiderette: 10M positions in 4.6-4.9 s
-    instead of 5.8-6.7 s). It suits long searches only: the kernel zeroes a whole 2 MiB
-    page at its first touch, which quadrupled Klondike's median of 10 ms (Klondike moves
-    its table there only for a long search: table_rehome)."""
-    cdef uint64_t buckets = 1024
-    while buckets * 2 * 32 <= max_bytes:
-        buckets *= 2
-    t.keys = <uint64_t*>kabale_table_alloc(buckets * 4 * sizeof(uint64_t), huge)
-    if t.keys == NULL:
-        return -1
-    t.huge = huge
-    t.mask = buckets - 1
-    t.stored = 0
-    t.salt = 0
-    return 0
-
-
-cdef inline void table_forget(Table* t) noexcept nogil:
-    """Start an empty table for a new search: change the salt, so no old entry matches."""
-    t.salt = mix64(t.salt + <uint64_t>0x9E3779B97F4A7C15ULL)
-
-
-cdef inline uint64_t table_bytes(Table* t) noexcept nogil:
-    """The size of the table's bucket array."""
-    return (t.mask + 1) * 4 * sizeof(uint64_t)
-
-
-cdef int table_rehome(Table* t, bint huge) noexcept nogil:
-    """Move the table to memory allocated as ``huge`` says, of the same size, forgetting its
-    entries (only ever costs time, see above). -1, with the table as it was, when no such
-    memory is to be had."""
-    cdef uint64_t nbytes = table_bytes(t)
-    cdef uint64_t* keys
-    if t.huge == huge:
-        return 0
-    keys = <uint64_t*>kabale_table_alloc(nbytes, huge)
-    if keys == NULL:
-        return -1
-    kabale_table_release(t.keys, nbytes, t.huge)
-    t.keys = keys
-    t.huge = huge
-    t.stored = 0
-    return 0
-
-
-cdef void table_free(Table* t) noexcept nogil:
-    if t.keys != NULL:
-        kabale_table_release(t.keys, table_bytes(t), t.huge)
-        t.keys = NULL
-
-
-cdef inline void table_prefetch(Table* t, uint64_t key) noexcept nogil:
-    """Start loading key's bucket, so that probes of several keys overlap."""
-    key = mix64(key ^ t.salt) | 1
-    kabale_prefetch(t.keys + ((key >> 2) & t.mask) * 4)
-
-
-cdef inline bint table_seen(Table* t, uint64_t key) noexcept nogil:
-    """True if key is stored (the table is left as it was)."""
-    key = mix64(key ^ t.salt) | 1
-    cdef uint64_t* b = t.keys + ((key >> 2) & t.mask) * 4
-    cdef int i
-    for i in range(4):
-        if b[i] == key:
-            return True
-    return False
-
-
-cdef inline bint table_seen_or_add(Table* t, uint64_t key) noexcept nogil:
-    """True if key is stored; otherwise store it (evicting one entry of a full bucket)."""
-    key = mix64(key ^ t.salt) | 1  # 0 marks an empty slot
-    cdef uint64_t* b = t.keys + ((key >> 2) & t.mask) * 4
-    cdef int i
-    for i in range(4):
-        if b[i] == key:
-            return True
-        if b[i] == 0:
-            b[i] = key
-            t.stored += 1
-            return False
-    b[(key >> 60) & 3] = key
-    return False
+include "_table.pxi"
 
 
 cdef class Halt:

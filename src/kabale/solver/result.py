@@ -52,7 +52,8 @@ def solve(game: Game, max_seconds: float | None = 10.0, max_nodes: int | None = 
     memory) stopped the search first. The game is not changed. The transposition table gets
     about half of ``max_memory_mb``; the search stacks are capped by the rest. Where two
     cores are free, Klondike and Spiderette search in two threads at once (driver.race),
-    which share those limits.
+    which share those limits. The tables' memory is kept for the next solve (at most 1 GiB;
+    release_memory hands it back).
     """
     if not isinstance(game, Game):
         raise KabaleError(f"solve needs a kabale.Game, not {type(game).__name__}")
@@ -71,6 +72,16 @@ def solve(game: Game, max_seconds: float | None = 10.0, max_nodes: int | None = 
         moves = replay(game, shorten(game, moves))
     return Result(status, moves if status == "solved" else [], nodes,
                   time.perf_counter() - start)
+
+
+def release_memory() -> None:
+    """Hand back to the system the transposition tables that finished searches keep for
+    the next solve (up to 1 GiB: fresh memory costs a page clear at its first touch, a
+    large share of a long search on some machines)."""
+    from . import _klondike, _spider
+
+    _klondike.release_spares()
+    _spider.release_spares()
 
 
 def _move(text: str) -> Move:
