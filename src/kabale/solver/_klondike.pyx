@@ -563,7 +563,7 @@ cdef class KlondikeKernel(Haltable):
         between runs, as its entries are forgotten. Where that memory is not to be had the
         table stays as it is."""
         if not self.borrowed:
-            table_rehome(&self.table, True)
+            table_rehome(&self.table)
 
     cdef int _do_root(self) noexcept nogil:
         """Play the safe foundation moves of the starting position (part of the line)."""

@@ -55,18 +55,20 @@ cdef inline void table_forget(Table* t) noexcept nogil:
 
 
 cdef int table_take(Table* t, uint64_t nbytes, bint huge) noexcept:
-    """Point t at an empty table of nbytes (allocated as ``huge`` says): a spare of that
-    size, or fresh memory. 0 on success, -1 (t unchanged) when no memory is to be had."""
+    """Point t at an empty table of nbytes: a spare of that size (on huge pages if ``huge``
+    asks for them; a spare on huge pages serves either request, its pages are all there),
+    or fresh memory allocated as ``huge`` says. 0 on success, -1 (t unchanged) when no
+    memory is to be had."""
     global nspares
     cdef int i
     cdef uint64_t* keys
     for i in range(nspares - 1, -1, -1):
-        if spares[i].bytes == nbytes and spares[i].huge == huge:
+        if spares[i].bytes == nbytes and (spares[i].huge or not huge):
             t.keys = spares[i].keys
             t.gen = spares[i].gen
+            t.huge = spares[i].huge
             spares[i] = spares[nspares - 1]
             nspares -= 1
-            t.huge = huge
             t.mask = nbytes // (4 * sizeof(uint64_t)) - 1
             table_forget(t)
             return 0
@@ -131,16 +133,17 @@ cdef int table_init(Table* t, uint64_t max_bytes, bint huge=False) noexcept:
     return table_take(t, buckets * 4 * sizeof(uint64_t), huge)
 
 
-cdef int table_rehome(Table* t, bint huge) noexcept:
-    """Move the table to memory allocated as ``huge`` says, of the same size, forgetting its
-    entries (only ever costs time, see above). -1, with the table as it was, when no such
-    memory is to be had."""
+cdef int table_rehome(Table* t) noexcept:
+    """Move the table onto huge pages, of the same size, forgetting its entries (only ever
+    costs time, see above); its old memory goes back to the system (the new table, kept as
+    a spare, will serve the next table of its size). -1, with the table as it was, when no
+    such memory is to be had."""
     cdef Table old = t[0]
-    if t.huge == huge:
+    if t.huge:
         return 0
-    if table_take(t, table_bytes(&old), huge) != 0:
+    if table_take(t, table_bytes(&old), True) != 0:
         return -1
-    table_give(old.keys, table_bytes(&old), old.gen, old.huge)
+    kabale_table_release(old.keys, table_bytes(&old), old.huge)
     return 0
 
 
