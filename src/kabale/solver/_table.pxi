@@ -13,14 +13,14 @@
 # hazard is two states of one bucket sharing those 48 bits: about p / 2^46 for p probes
 # (below 1e-5 for a billion); we accept and document it.
 #
-# A freed table's memory is kept, up to SPARE_BYTES in all, for the next table of the same
+# A freed table's memory is kept, up to SPARE_BYTES, for the next table of the same
 # size (the spares): fresh memory costs the system a page clear at its first touch, which
 # on a virtual machine took up to a third of a long search. Tables are made and freed with
 # the GIL held (in __init__, __dealloc__ and def methods), which guards the spares.
 
 DEF GEN_BITS = 16
 DEF SPARES = 4
-DEF SPARE_BYTES = 1 << 30
+DEF SPARE_BYTES = 1 << 29  # in each kernel module
 
 cdef struct Table:
     uint64_t* keys
