@@ -136,10 +136,16 @@ cdef int gen_moves(KlondikeKernel k) noexcept nogil:
             while lo > k.cdown[s] and lies_on(k.cols[s][lo], k.cols[s][lo - 1]):
                 lo -= 1
         # the targets, in column order: the first empty column and the columns whose top
-        # is one rank above a card of the run
-        bits = (1u << g.empty) if g.empty >= 0 else 0  # only the first one (rule 3)
-        for i in range(g.rank[s] + 1, min(g.rank[s] + k.clen[s] - lo, 13) + 1):
-            bits |= g.byrank[i]
+        # is one rank above a card of the run; with a pending card X only X's column
+        # (rule 9: nothing lands elsewhere, and X's column is never empty)
+        if pend >= 0:
+            bits = 0
+            if g.rank[s] < g.rank[pend] <= min(g.rank[s] + k.clen[s] - lo, 13):
+                bits = 1u << pend
+        else:
+            bits = (1u << g.empty) if g.empty >= 0 else 0  # only the first one (rule 3)
+            for i in range(g.rank[s] + 1, min(g.rank[s] + k.clen[s] - lo, 13) + 1):
+                bits |= g.byrank[i]
         while bits:
             t = kabale_ctz(bits)
             bits &= bits - 1
