@@ -50,16 +50,20 @@ def code(card: Card) -> int:
     return int(card.suit) * 13 + card.rank - 1
 
 
-def kernel_for(game: Game, table_mb: int) -> KlondikeKernel:
-    """A kernel loaded with the game's current true state."""
+def kernel_args(game: Game) -> tuple[int, int, int, bool, bool, list[list[int]], list[int],
+                                     list[int], list[int], list[int], int]:
+    """KlondikeKernel's arguments but the table size: the game's current true state."""
     v = game.variant
     s = game.state
-    return KlondikeKernel(
-        int(v["draw"]), int(v["passes"]), int(v["decks"]), bool(v["back"]), v["empty"] == "any",
-        [[code(c) for c in col] for col in s.columns], list(s.down),
-        [code(c) for c in s.stock], [code(c) for c in s.waste],
-        [len(f) for f in s.foundations], s.passes_used, table_mb,
-    )
+    return (int(v["draw"]), int(v["passes"]), int(v["decks"]), bool(v["back"]),
+            v["empty"] == "any", [[code(c) for c in col] for col in s.columns], list(s.down),
+            [code(c) for c in s.stock], [code(c) for c in s.waste],
+            [len(f) for f in s.foundations], s.passes_used)
+
+
+def kernel_for(game: Game, table_mb: int) -> KlondikeKernel:
+    """A kernel loaded with the game's current true state."""
+    return KlondikeKernel(*kernel_args(game), table_mb)
 
 
 def notation(ops: list[tuple[int, int, int, int, int]]) -> list[str]:
