@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import threading
 
 import pytest
@@ -108,3 +109,23 @@ def test_shared_table_verdicts_agree_with_brute_force(name: str) -> None:
         _, owner, helper = shared_search(game)
         assert (1 in (owner, helper)) == truth, (name, game.state)
         assert (owner == 0) == (not truth), (name, game.state)
+
+
+@pytest.mark.parametrize("name", ["klondike:draw=3,open=true", "klondike:draw=3,passes=3",
+                                  "klondike:empty=any,draw=3"])
+def test_dead_foundation_moves_left_out(name: str) -> None:
+    """Rule 9's test f2t_goes_on drops a foundation-to-tableau move only when the position
+    after it has no move at all (checked by making each move and generating), and it does
+    drop some, on positions with foundations part built."""
+    from kabale.solver._klondike import f2t_audit
+
+    variant = parse_variant(name)
+    rng = random.Random(name)
+    audited = dropped = 0
+    for _ in range(400):
+        game = Game.from_position(variant, klondike_position(variant, rng))
+        for f, t, kept, moves in f2t_audit(klondike.kernel_for(game, 8)):
+            assert kept or moves == 0, (game.state, f, t)
+            audited += 1
+            dropped += not kept
+    assert audited > 400 and dropped > 20, (audited, dropped)

@@ -141,7 +141,9 @@ reductions has been searched without a win):
    trigger lost wins in draw 1 where two chains of a talon play and a card brought down
    onto it interleave; the tests' INTERLEAVED position is one.) The pending card is known
    from the op stack alone (the last operation is a JIT move; when safe foundation moves
-   followed it no restriction is applied, which only searches more).
+   followed it no restriction is applied, which only searches more). An F2T move after
+   which no move is possible is not generated (one deck, not in draw 1 with unlimited
+   passes; the test and its argument: f2t_goes_on, in _klondike_gen.pxi).
 10. Depth cap (``max_depth`` moves from the start, 0 = none; the driver caps only its
    restarts, at ``restart_depth``, 0 for now: restarts capped at 90 or 300 moves, 10 s per
    deal, won none of the deals the plain search leaves unknown). A depth-first search can
@@ -249,6 +251,7 @@ cdef class KlondikeKernel(Haltable):
     cdef CutKey cut_keys[MAXC][2]  # twin_key's last two cut keys of each column
     cdef uint8_t cut_next[MAXC]     # the one of them to replace next
     cdef uint64_t tops              # bits of the column tops (all bits with two decks)
+    cdef uint64_t down              # bits of the face-down cards (one deck)
     cdef uint8_t T[MAXT]
     cdef int tlen, wlen, pu
     cdef uint64_t thash
@@ -304,7 +307,7 @@ cdef class KlondikeKernel(Haltable):
             for j in range(self.clen[i]):
                 self.cols[i][j] = columns[i][j]
             col_rehash(self, i)
-        find_tops(self)
+        find_masks(self)
         for i in range(self.nfound):
             self.found[i] = found[i]
         self.tlen = 0

@@ -1,7 +1,7 @@
 # Klondike kernel, the columns (included by _klondike.pyx after the kernel class): each
 # column's hash and, for rule 12, the bits of its face-up cards when they form one run, and
-# the bits of the column tops (one deck), kept up to date card by card as moves lay, take
-# and turn cards.
+# the bits of the column tops and of the face-down cards (one deck), kept up to date card by
+# card as moves lay, take and turn cards.
 
 cdef void col_rehash(KlondikeKernel k, int i) noexcept nogil:
     """Compute column i's hash, run flag and face-up bits from scratch (at load, and when a
@@ -20,16 +20,21 @@ cdef void col_rehash(KlondikeKernel k, int i) noexcept nogil:
     k.colrun[i] = run
     k.colup[i] = up if run else 0
 
-cdef void find_tops(KlondikeKernel k) noexcept nogil:
-    """Compute the bits of the column tops from scratch (at load). With two decks two
-    columns may have equal tops, so the bits are all set: every card may be a top."""
-    cdef int i
+cdef void find_masks(KlondikeKernel k) noexcept nogil:
+    """Compute the bits of the column tops and of the face-down cards from scratch (at
+    load). With two decks two columns may have equal tops, so the tops' bits are all set
+    (every card may be a top), and the face-down bits are not used."""
+    cdef int i, j
     k.tops = 0
+    k.down = 0
     for i in range(k.ncols):
         if k.clen[i] > 0:
             k.tops |= (<uint64_t>1) << k.cols[i][k.clen[i] - 1]
+        for j in range(k.cdown[i]):
+            k.down |= (<uint64_t>1) << k.cols[i][j]
     if k.decks != 1:
         k.tops = ~(<uint64_t>0)
+        k.down = 0
 
 cdef inline void col_put(KlondikeKernel k, int t, int c) noexcept nogil:
     """Lay card c face up on column t, keeping its hash, run bits and the tops."""
@@ -73,6 +78,7 @@ cdef inline void col_flip(KlondikeKernel k, int s, KMove* m) noexcept nogil:
         k.colhash[s] += KZ[0][j][c] - KZ[1][j][c]
         k.colrun[s] = True
         k.colup[s] = (<uint64_t>1) << c
+        k.down &= ~((<uint64_t>1) << c)
         m.flip = 1
     else:
         m.flip = 0
@@ -84,3 +90,5 @@ cdef inline void col_unflip(KlondikeKernel k, int s) noexcept nogil:
     k.cdown[s] = j + 1
     k.colrun[s] = True
     k.colup[s] = 0
+    if k.decks == 1:
+        k.down |= (<uint64_t>1) << c

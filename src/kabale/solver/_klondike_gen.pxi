@@ -218,7 +218,7 @@ cdef int gen_moves(KlondikeKernel k) noexcept nogil:
                     empty_done = 1
                 if pend >= 0 and t != pend and not pending_rank(k, pend, c):
                     continue  # rules 9 and 13
-                if k._fits_col(c, t):
+                if k._fits_col(c, t) and f2t_goes_on(k, f, t, &g):
                     if add_move(k, F2T, f, t, 1, 0, 0, 5) != 0:
                         return -1
     # order: insertion sort by priority, descending, stable
@@ -230,6 +230,58 @@ cdef int gen_moves(KlondikeKernel k) noexcept nogil:
             j -= 1
         k.mbuf[j + 1] = tmp
     return 0
+
+
+cdef bint f2t_goes_on(KlondikeKernel k, int f, int t, Targets* g) noexcept nogil:
+    """Rule 9: False only if after bringing foundation f's top X (rank r) down onto column
+    t no move is possible (such a position is not won, X being off its foundation, so it
+    holds no win). With one deck, and not in draw 1 with unlimited passes (rule 13), that
+    is so when all of these hold:
+    - no safe foundation move follows, which would lift rule 9's restriction: X itself goes
+      up only if r <= 2 (rule 8(b) kept X from coming down if dominated, and X's
+      foundation does not count for that), and nothing else became safe (a lower
+      foundation makes no card safe) but X's twin A, moved up from under a run laid onto
+      X (rule 12), which needs A to fit its foundation, be safe after the move and lie
+      face up;
+    - no card can be laid on X: that takes a card of rank r - 1 and the other colour,
+      from a column (face up), the talon, or its foundation's top (next clause);
+    - no JIT move of rank r or r - 1 (a foundation top after the move, f's new top
+      included, not dominated, rule 8) fits a column top (X on t included) or an empty
+      column.
+    Every move rule 9 allows after X comes down is one of these (the talon and column
+    moves onto X, the foundation-to-tableau moves of those ranks), each over-counted
+    rather than under-counted; g holds the column tops before the move."""
+    cdef int x = suit_of_found(f) * 13 + k.found[f] - 1, r = rank_of(x), s, y, h, c, u
+    cdef bint x_red = red(x), live = False
+    if k.decks != 1 or (k.draw == 1 and k.passes == 0) or r <= 2:
+        return True
+    k.found[f] -= 1  # the foundations after the move
+    y = twin_of(x)
+    if k._fits_found(y) >= 0 and k._safe_up(y) and not (k.down >> y) & 1:
+        live = True
+    for s in range(4):
+        if live:
+            break
+        y = s * 13 + r - 2  # a card of rank r - 1 ...
+        if red(y) != x_red and k.found[s] < r - 1 and not (k.down >> y) & 1:
+            live = True  # ... of the other colour, face up in a column or in the talon
+        h = k.found[s]
+        if live or h == 0 or (h != r and h != r - 1):
+            continue
+        c = s * 13 + h - 1
+        if k._dominated(c):
+            continue
+        if g.empty >= 0 and (h == 13 or k.empty_any):
+            live = True
+        elif rank_of(x) == h + 1 and x_red != red(c):
+            live = True  # onto X
+        else:
+            for u in range(k.ncols):
+                if u != t and k.clen[u] > 0 and g.rank[u] == h + 1 and g.red[u] != red(c):
+                    live = True
+                    break
+    k.found[f] += 1
+    return live
 
 
 cdef inline uint64_t touched(KMove* m) noexcept nogil:
@@ -286,3 +338,41 @@ cdef void drop_commuted(KlondikeKernel k, Frame* parent, Frame* fr) noexcept nog
             kept += 1
     fr.end = kept
     k.mlen = kept
+
+
+def f2t_audit(KlondikeKernel k):
+    """f2t_goes_on's answer for each foundation-to-tableau move that rule 8 allows in the
+    kernel's position (after its safe foundation moves, as the search sees it), beside the
+    moves the position after it really has: a list of (f, t, kept, moves)."""
+    cdef Targets g
+    cdef KMove m
+    cdef int f, t, c, height, save = k.mlen, moves, loaded = k.nops
+    if k._do_root() != 0:
+        raise MemoryError("cannot grow the kernel's stacks")
+    height = k.nops
+    out = []
+    find_targets(k, &g)
+    for f in range(k.nfound):
+        if k.found[f] == 0:
+            continue
+        c = suit_of_found(f) * 13 + k.found[f] - 1
+        if k.decks == 1 and k._dominated(c):
+            continue  # rule 8: never brought down
+        for t in range(k.ncols):
+            if not k._fits_col(c, t):
+                continue
+            kept = f2t_goes_on(k, f, t, &g)
+            m.kind = F2T
+            m.a = f
+            m.b = t
+            m.n = 1
+            m.draws = 0
+            m.pu = k.pu
+            if k._do(m) != 0 or gen_moves(k) != 0:
+                raise MemoryError("cannot grow the kernel's stacks")
+            moves = k.mlen - save
+            k.mlen = save
+            k._undo_to(height)
+            out.append((f, t, kept, moves))
+    k._undo_to(loaded)
+    return out
