@@ -19,7 +19,7 @@
 # the GIL held (in __init__, __dealloc__ and def methods), which guards the spares.
 
 DEF GEN_BITS = 16
-DEF SPARES = 4
+DEF SPARES = 8
 DEF SPARE_BYTES = 1 << 29  # in each kernel module
 
 cdef struct Table:
