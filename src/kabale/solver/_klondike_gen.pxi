@@ -273,7 +273,7 @@ cdef bint f2t_goes_on(KlondikeKernel k, int f, int t, Targets* g) noexcept nogil
             continue
         if g.empty >= 0 and (h == 13 or k.empty_any):
             live = True
-        elif rank_of(x) == h + 1 and x_red != red(c):
+        elif r == h + 1 and x_red != red(c):
             live = True  # onto X
         else:
             for u in range(k.ncols):
