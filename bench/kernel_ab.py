@@ -72,7 +72,8 @@ def main() -> None:
                 spent[id(module)] += seconds
                 results[id(module)] = (status, nodes)
             if results[id(base)] != results[id(_klondike)]:
-                print(f"  {game.deal_id}: a different search {results}")
+                print(f"  {game.deal_id}: a different search: (status, positions) "
+                      f"{results[id(base)]} in the baseline, {results[id(_klondike)]} now")
         ratios.append(spent[id(_klondike)] / spent[id(base)])
         print(f"round {round_ + 1}: baseline {spent[id(base)]:.2f} s, "
               f"current {spent[id(_klondike)]:.2f} s, ratio {ratios[-1]:.3f}", flush=True)
