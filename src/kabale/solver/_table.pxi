@@ -69,16 +69,16 @@ cdef int table_take(Table* t, uint64_t nbytes, bint huge) noexcept:
             t.huge = spares[i].huge
             spares[i] = spares[nspares - 1]
             nspares -= 1
-            t.mask = nbytes // (4 * sizeof(uint64_t)) - 1
-            table_forget(t)
-            return 0
-    keys = <uint64_t*>kabale_table_alloc(nbytes, huge)
-    if keys == NULL:
-        return -1
-    t.keys = keys
-    t.gen = 1  # fresh memory is zero: generation 0, never a current one
-    t.huge = huge
+            break
+    else:
+        keys = <uint64_t*>kabale_table_alloc(nbytes, huge)
+        if keys == NULL:
+            return -1
+        t.keys = keys
+        t.gen = 0  # fresh memory is zero: generation 0, never a current one
+        t.huge = huge
     t.mask = nbytes // (4 * sizeof(uint64_t)) - 1
+    table_forget(t)
     return 0
 
 
