@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .cards import ACE, KING, Card
-from .state import FOUNDATION, STOCK, WASTE, Move, Pile, State
+from .state import FOUNDATION, IN_STOCK, STOCK, WASTE, Move, Pile, Place, State, lay_out
 
 STANDARD_POINTS = {"foundation": 10, "waste_to_column": 5, "flip": 5, "back": -15}
 
@@ -40,18 +40,19 @@ class KlondikeRules:
         self.n_cards = 52 * decks
 
     # ------------------------------------------------------------------ dealing
-    def layout(self, deck: Sequence[Card]) -> State:
-        """Deal row by row: row r gives a card to columns r+1..N; each column's last is face up."""
+    def deal_places(self) -> tuple[Place, ...]:
+        """Where each card of a deck in deal order lands: row by row, row r gives a card to
+        columns r+1..N; the rest is the stock, the deck's last card at its bottom."""
         n = self.n_columns
-        columns: list[list[Card]] = [[] for _ in range(n)]
-        position = 0
-        for row in range(n):
-            for col in range(row, n):
-                columns[col].append(deck[position])
-                position += 1
-        stock = tuple(reversed(deck[position:]))
+        places = [Place(col, row) for row in range(n) for col in range(row, n)]
+        left = self.n_cards - len(places)
+        return (*places, *(Place(IN_STOCK, left - 1 - i) for i in range(left)))
+
+    def layout(self, deck: Sequence[Card]) -> State:
+        """The deal: ``deck`` laid out by :meth:`deal_places`; each column's top face up."""
+        columns, stock = lay_out(self.deal_places(), deck, self.n_columns)
         return State(
-            columns=tuple(tuple(c) for c in columns),
+            columns=columns,
             down=tuple(len(c) - 1 for c in columns),
             stock=stock,
             waste=(),

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .cards import ACE, KING, Card
-from .state import STOCK, Move, Pile, State
+from .state import IN_STOCK, STOCK, Move, Pile, Place, State, lay_out
 
 RUN = 13
 
@@ -32,24 +32,25 @@ class SpiderRules:
         self.n_cards = 52 if self.spiderette else 104
 
     # ------------------------------------------------------------------ dealing
-    def layout(self, deck: Sequence[Card]) -> State:
-        """Spider: round-robin until 54 cards lie out; Spiderette: rows of 1..7 as Klondike."""
+    def deal_places(self) -> tuple[Place, ...]:
+        """Where each card of a deck in deal order lands. Spider: round-robin over the 10
+        columns until 54 cards lie out; Spiderette: rows of 1..7 as Klondike. The rest is the
+        stock, the deck's last card at its bottom."""
         n = self.n_columns
-        columns: list[list[Card]] = [[] for _ in range(n)]
         if self.spiderette:
-            position = 0
-            for row in range(n):
-                for col in range(row, n):
-                    columns[col].append(deck[position])
-                    position += 1
+            places = [Place(col, row) for row in range(n) for col in range(row, n)]
         else:
-            position = 54
-            for index in range(position):
-                columns[index % n].append(deck[index])
+            places = [Place(i % n, i // n) for i in range(54)]
+        left = self.n_cards - len(places)
+        return (*places, *(Place(IN_STOCK, left - 1 - i) for i in range(left)))
+
+    def layout(self, deck: Sequence[Card]) -> State:
+        """The deal: ``deck`` laid out by :meth:`deal_places`; each column's top face up."""
+        columns, stock = lay_out(self.deal_places(), deck, self.n_columns)
         return State(
-            columns=tuple(tuple(c) for c in columns),
+            columns=columns,
             down=tuple(len(c) - 1 for c in columns),
-            stock=tuple(reversed(deck[position:])),
+            stock=stock,
             waste=(),
             foundations=(),
             score=0 if self.spiderette else 500,

@@ -8,6 +8,8 @@ previous state: a move builds a new State sharing every pile it did not touch.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .cards import Card
@@ -47,6 +49,30 @@ class State:
         for pile in (*self.columns, *self.foundations):
             cards.extend(pile)
         return cards
+
+
+#: ``Place.column`` of a stock place
+IN_STOCK = -1
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where one card of a deal lands: ``column`` (0-based; IN_STOCK for the stock) and
+    ``index`` in that pile, counted from its bottom (0)."""
+
+    column: int
+    index: int
+
+
+def lay_out(places: Sequence[Place], deck: Sequence[Card],
+            n_columns: int) -> tuple[tuple[Pile, ...], Pile]:
+    """The columns and the stock (bottom first) after dealing ``deck[i]`` to ``places[i]``
+    (the places of each pile must be 0, 1, 2, ... in some order)."""
+    at = dict(zip(places, deck, strict=True))
+    sizes = Counter(place.column for place in places)
+    columns = tuple(tuple(at[Place(col, i)] for i in range(sizes[col]))
+                    for col in range(n_columns))
+    return columns, tuple(at[Place(IN_STOCK, i)] for i in range(sizes[IN_STOCK]))
 
 
 @dataclass(frozen=True, slots=True)
