@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..core import Game, KabaleError, State, Variant
-from .spider import lanes_for, run_lane
 from .spider import kernel_args as spider_args
+from .spider import lanes_for, run_lane
 
 #: the smallest table (MiB) a small solve gets; a table holds about 32 bytes a position
 MIN_TABLE_MB = 1
