@@ -118,8 +118,7 @@ class KlondikeRules:
             pile = columns[i]
             if pile and self.foundation_for(state, pile[-1]) >= 0:
                 moves.append(Move(str(i + 1), FOUNDATION, 1, f"{i + 1}>f"))
-        if state.waste and self.foundation_for(state, state.waste[-1]) >= 0:
-            moves.append(Move(WASTE, FOUNDATION, 1, "w>f"))
+        moves.extend(self._waste_to_foundation(state))
         for i in range(n):
             pile = columns[i]
             if not pile:
@@ -143,11 +142,7 @@ class KlondikeRules:
                                           f"{i + 1}:{count}>{j + 1}"))
                 elif self.any_card_on_empty or low_rank == KING:
                     moves.append(Move(str(i + 1), str(j + 1), size - start, f"{i + 1}>{j + 1}"))
-        if state.waste:
-            card = state.waste[-1]
-            for j in range(n):
-                if self._fits(card, columns[j]):
-                    moves.append(Move(WASTE, str(j + 1), 1, f"w>{j + 1}"))
+        moves.extend(self._waste_to_columns(state))
         if self.back:
             for f, pile in enumerate(state.foundations):
                 if pile:
@@ -157,6 +152,22 @@ class KlondikeRules:
         if self.stock_action_possible(state):
             moves.append(Move(STOCK, "", 1, STOCK))
         return moves
+
+    def waste_moves(self, state: State) -> list[Move]:
+        """The legal moves of the waste's top card, in legal_moves' order."""
+        return [*self._waste_to_foundation(state), *self._waste_to_columns(state)]
+
+    def _waste_to_foundation(self, state: State) -> list[Move]:
+        if state.waste and self.foundation_for(state, state.waste[-1]) >= 0:
+            return [Move(WASTE, FOUNDATION, 1, "w>f")]
+        return []
+
+    def _waste_to_columns(self, state: State) -> list[Move]:
+        if not state.waste:
+            return []
+        card = state.waste[-1]
+        return [Move(WASTE, str(j + 1), 1, f"w>{j + 1}")
+                for j, pile in enumerate(state.columns) if self._fits(card, pile)]
 
     def apply(self, state: State, move: Move) -> State:
         """The state after a legal ``move`` (not checked), with flips and score applied."""
