@@ -10,7 +10,7 @@ from starlette.testclient import TestClient
 
 import kabale
 
-OBS_KEYS = {"variant", "deal_id", "columns", "down", "stock", "stock_cards", "waste",
+OBS_KEYS = {"variant", "deal_id", "deal_hash", "columns", "down", "stock", "stock_cards", "waste",
             "foundations", "passes_left", "legal", "outcome", "score", "moves_made"}
 
 
