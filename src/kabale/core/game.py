@@ -245,7 +245,8 @@ class Game:
 
     @property
     def outcome(self) -> str:
-        """"won", "lost" (no way to go on) or "playing"."""
+        """"won", "lost" (no way to go on, as far as the player can know: RULES.md §3) or
+        "playing"."""
         state = self.state
         if self.rules.is_won(state):
             return "won"

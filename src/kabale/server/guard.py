@@ -74,10 +74,15 @@ def split_host(value: str) -> tuple[str, int | None] | None:
     return host, int(port) if colon else None
 
 
+def is_own_address(value: str, port: int | None) -> bool:
+    """Is ``value`` (``host[:port]``) a loopback name with this server's port?"""
+    parts = split_host(value)
+    return parts is not None and is_loopback_name(parts[0]) and (parts[1] or 80) == port
+
+
 def host_problem(value: str | None, port: int | None) -> str | None:
     """Why a Host header value is not this server's address, or None when it is."""
-    parts = split_host(value) if value else None
-    if parts is None or not is_loopback_name(parts[0]) or (parts[1] or 80) != port:
+    if not value or not is_own_address(value, port):
         return (f"refused: Host {quoted(value)} is not this server's address; kabale answers only "
                 f"at localhost or a loopback address with its port ({port})")
     return None
@@ -88,8 +93,7 @@ def origin_problem(origin: str | None, port: int | None) -> str | None:
     if origin is None:
         return None
     scheme, sep, rest = origin.partition("://")
-    parts = split_host(rest) if sep and scheme.lower() == "http" and "/" not in rest else None
-    if parts is None or not is_loopback_name(parts[0]) or (parts[1] or 80) != port:
+    if not (sep and scheme.lower() == "http" and "/" not in rest and is_own_address(rest, port)):
         return (f"refused: a page from another origin ({quoted(origin)}) may not use this server; "
                 "open kabale's own page instead")
     return None

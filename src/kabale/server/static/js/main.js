@@ -346,6 +346,8 @@ const REVEAL_QUESTION = {
     + " kortene. Kopierer du den, vises nummeret også her resten av spillet. Kopiere lenken?",
 };
 
+/** The page's language: its <html lang> ("en" in index.html until the page's translations
+ * set it), else the browser's. */
 function language() {
   const tag = (document.documentElement.lang || navigator.language || "en").toLowerCase();
   if (tag.startsWith("da")) return "da";
