@@ -137,4 +137,4 @@ def test_random_requests_never_500_and_refusals_change_nothing(
     with client:
         probe()
     print(f"\n{sum(seen.values())} requests, by status: {sorted(seen.items())}")
-    assert {200, 400, 403, 404, 415, 422} <= seen  # the probes reached past each gate
+    assert {200, 400, 403, 404, 415, 422} <= set(seen)  # the probes reached past each gate
