@@ -39,7 +39,8 @@ def run(variant: str, moves: int, seed: int) -> list[float]:
             # wait for a delayed ACK (~40 ms) and the bench would measure the kernel, not us.
             nodelay = httpx.HTTPTransport(
                 socket_options=[(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)])
-            with httpx.Client(base_url=server.url, timeout=30, transport=nodelay) as client:
+            with httpx.Client(base_url=server.url, timeout=30, transport=nodelay,
+                              headers={"Content-Type": "application/json"}) as client:
                 body = client.post("/api/games", json={"variant": variant, "seed": seed}).json()
                 while len(times) < moves:
                     legal = body["observation"]["legal"]

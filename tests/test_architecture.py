@@ -88,3 +88,39 @@ def test_mypy_strict_on_core() -> None:
     result = subprocess.run([_tool("mypy"), "--strict", "src/kabale/core"], cwd=ROOT,
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT / "src").with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def test_no_import_cycles_between_modules() -> None:
+    """Imports inside functions count too: a cycle hidden in a local import is still one."""
+    files = sorted(PACKAGE.rglob("*.py"))
+    modules = {_module_name(path) for path in files}
+    graph: dict[str, set[str]] = {}
+    for path in files:
+        name = _module_name(path)
+        targets = set()
+        for _, module in _imports(path):
+            while module and module not in modules:
+                module = module.rpartition(".")[0]
+            if module and module != name and not name.startswith(module + "."):
+                targets.add(module)  # a package's own __init__ is no cycle of its modules
+        graph[name] = targets
+    cycles = []
+
+    def visit(node: str, trail: list[str]) -> None:
+        for nxt in sorted(graph[node]):
+            if nxt in trail:
+                cycles.append(" -> ".join([*trail[trail.index(nxt):], nxt]))
+            elif nxt not in done:
+                visit(nxt, [*trail, nxt])
+        done.add(node)
+
+    done: set[str] = set()
+    for start in sorted(graph):
+        if start not in done:
+            visit(start, [start])
+    assert not cycles, "\n".join(sorted(set(cycles)))

@@ -6,6 +6,7 @@ stderr and never a traceback.
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import subprocess
@@ -16,6 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from kabale import Game
+from kabale.cli import play_text
 from kabale.core.notation import format_game_log
 from kabale.core.persist import state_to_dict
 from kabale.core.variants import ALIASES, OPTIONS
@@ -140,6 +142,8 @@ BAD_USAGE = [
     ("play", "--text", "nonsense"),
     ("play", "--text", "klondike", "--seed", "-5"),
     ("variants", "extra"),
+    ("play", "--port", "99999"),
+    ("play", "--port", "x"),
 ]
 
 
@@ -164,3 +168,30 @@ def test_bad_input_message_names_the_input_and_the_valid_choices(args: tuple[str
     assert result.returncode == 2
     for word in named:
         assert word in result.stderr, result.stderr
+
+
+def test_version_prints_the_package_version() -> None:
+    import kabale as package
+
+    result = kabale("--version")
+    assert result.returncode == 0 and result.stderr == ""
+    assert result.stdout.strip() == f"kabale {package.__version__}"
+
+
+@pytest.mark.parametrize("deal_id", ["klondike#³", "klondike#①", "klondike#" + "9" * 5000])
+def test_play_text_refuses_a_bad_deal_id_in_one_line(deal_id: str) -> None:
+    result = kabale("play", "--text", stdin=f"{deal_id}\nd\n")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert len(result.stderr.splitlines()) == 1 and "bad deal id" in result.stderr
+
+
+def test_play_text_keeps_a_random_deal_secret_until_it_ends(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # The random number drawn is 12: deal 12 with one pass is lost after 24 draws.
+    monkeypatch.setattr("kabale.core.game.random_seed", lambda: 12)
+    assert play_text("klondike:passes=1", None, io.StringIO("d\n" * 24), sys.stdout) == 0
+    lines = capsys.readouterr().out.splitlines()
+    headers = [line for line in lines if re.search(r"\bmoves \d+\b", line)]
+    assert all(h.startswith("klondike:passes=1#? (secret deal)") for h in headers[:-1])
+    assert headers[-1].startswith("klondike:passes=1#12 ") and headers[-1].endswith("lost")
+    assert lines.count("the deal was klondike:passes=1#12") == 1

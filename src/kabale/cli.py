@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn, TextIO
 
+from . import __version__
 from .core import Game, KabaleError
 from .core.persist import state_to_dict
 from .core.variants import describe_variants
@@ -33,6 +34,7 @@ def build_parser(with_solver: bool = True) -> Parser:
     """The argument parser of every subcommand (``solve``'s options only ``with_solver``, so
     the other commands never import the solver)."""
     parser = Parser(prog="kabale", description="Spider, Spiderette and Klondike patience.")
+    parser.add_argument("--version", action="version", version=f"kabale {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     sub.add_parser("variants", help="list variant ids, options and aliases")
 
@@ -46,7 +48,7 @@ def build_parser(with_solver: bool = True) -> Parser:
     play = sub.add_parser("play", help="play in the browser (or --text in the terminal)")
     play.add_argument("variant", nargs="?")
     play.add_argument("--seed", type=int)
-    play.add_argument("--port", type=int)
+    play.add_argument("--port", type=int, help="port on 127.0.0.1 (default: a free one)")
     play.add_argument("--no-browser", action="store_true")
     play.add_argument("--db", help="SQLite file for games and statistics (or KABALE_DB)")
     play.add_argument("--text", action="store_true",
@@ -113,10 +115,12 @@ def print_deal(args: argparse.Namespace) -> int:
 
 
 def open_table(game: Game) -> str:
-    """The text table with every card shown (face-down ones in lower case)."""
+    """The text table with every card shown (face-down ones in lower case) and the deal id:
+    ``kabale deal`` is a dealer, it hides nothing."""
     from .core.observe import render_table
 
     obs = game.observe()
+    obs["deal_id"] = game.deal_id
     state = game.state
     obs["columns"] = [[str(c) for c in pile] for pile in state.columns]
     obs["stock_cards"] = [str(c) for c in state.stock]
@@ -146,14 +150,14 @@ def play_text(variant: str | None, seed: int | None, stdin: TextIO, stdout: Text
         line = raw.strip()
         if not line or line.startswith(("#", ";")):
             continue
-        if "#" in line and (game is None or game.moves_made == 0):
-            game = Game.from_deal_id(line)
-            show(str(game))
-            continue
-        if game is None:
-            game = Game.new("klondike")
-            show(str(game))
         try:
+            if "#" in line and (game is None or game.moves_made == 0):
+                game = Game.from_deal_id(line)
+                show(str(game))
+                continue
+            if game is None:
+                game = Game.new("klondike")
+                show(str(game))
             if line == "q":
                 break
             if line == "?":
@@ -164,7 +168,10 @@ def play_text(variant: str | None, seed: int | None, stdin: TextIO, stdout: Text
             elif line == "r":
                 show(f"redo {game.redo()}")
             else:
+                known = game.deal_known
                 game.play(line)
+                if not known and game.deal_known:  # the end reveals it: the whole id
+                    show(f"the deal was {game.deal_id}")
             show(str(game))
         except KabaleError as error:
             print(f"kabale: {error}", file=sys.stderr, flush=True)

@@ -40,6 +40,10 @@ def page(browser: Browser) -> Iterator[Page]:
     tab = context.new_page()
     errors: list[str] = []
     tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    # The page's Content-Security-Policy refuses inline script and style attributes; Chromium
+    # reports each refusal on the console.
+    tab.on("console", lambda msg: errors.append(msg.text)
+           if "Content Security Policy" in msg.text else None)
     yield tab
     context.close()
     assert not errors, f"errors in the page: {errors}"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from liveserver import LiveServer
 from playwright.sync_api import Page, expect
@@ -187,3 +188,43 @@ def test_auto_finish_can_be_stopped_and_wins(server: LiveServer, page: Page,
     assert body(page)["observation"]["outcome"] == "won"
     assert body(page)["status"] == "won"
     page.screenshot(path=str(shots / "07-won.png"))
+
+
+def test_a_random_deal_stays_secret_until_copy_link_reveals_it(server: LiveServer,
+                                                              page: Page) -> None:
+    page.goto(f"{server.url}/?variant=spider%3Asuits%3D1")
+    page.wait_for_selector("body[data-ready='1']")
+    first = body(page)
+    assert first["observation"]["deal_id"] is None
+    expect(page.locator("#deal-id")).to_have_text("?")
+    assert "deal=" not in page.url and f"game={first['id']}" in page.url
+
+    # Dismissed: nothing is revealed.
+    questions: list[str] = []
+
+    def answer(accept: bool):  # type: ignore[no-untyped-def]
+        def handle(dialog):  # type: ignore[no-untyped-def]
+            questions.append(dialog.message)
+            dialog.accept() if accept else dialog.dismiss()
+        return handle
+
+    page.once("dialog", answer(False))
+    page.click("#btn-copy")
+    page.evaluate("window.kabale.idle()")
+    assert body(page)["observation"]["deal_id"] is None and len(questions) == 1
+    assert "face-down card" in questions[0]
+
+    # Accepted: the server records the reveal, the page shows the id (shortened) and the link.
+    page.once("dialog", answer(True))
+    page.click("#btn-copy")
+    page.wait_for_function("window.kabale.body().observation.deal_id !== null")
+    deal_id = body(page)["observation"]["deal_id"]
+    assert deal_id.startswith("spider:suits=1#")
+    number = deal_id.rpartition("#")[2]
+    shown = deal_id if len(number) <= 12 else deal_id[: deal_id.index("#") + 9] + "…"
+    expect(page.locator("#deal-id")).to_have_text(shown)
+    assert page.locator("#deal-id").get_attribute("title") == deal_id
+    expect(page.locator("#echo")).to_contain_text(f"/?deal={quote(deal_id, safe='')}")
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    assert body(page)["observation"]["deal_id"] == deal_id and body(page)["id"] == first["id"]

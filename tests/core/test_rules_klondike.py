@@ -323,11 +323,43 @@ def test_klondike_lost_when_no_legal_move_and_no_pass_left() -> None:
     assert still.passes_left == 0 and still.outcome == "lost"
 
 
-def test_klondike_lost_with_unlimited_passes_when_only_stock_cycling_is_left() -> None:
+def test_klondike_lost_with_unlimited_passes_only_once_the_player_has_seen_the_stock() -> None:
+    # Only cycling is left and the true stock (JD) never plays, but the player has not seen
+    # it: as far as they know it might be TS, which would go home (RULES.md §3).
     game = kgame(cols=BLOCKED, down=BLOCKED_DOWN, stock="JD")
-    assert legal(game) == ["d"] and game.outcome == "lost"
+    assert legal(game) == ["d"] and game.outcome == "playing"
     game.play("d")
     assert legal(game) == ["d"] and game.outcome == "lost"
+    game.play("d")  # turned back over: the player knows the stock now
+    assert game.state.passes_used == 1 and game.outcome == "lost"
+
+
+def test_klondike_lost_with_unlimited_passes_before_the_stock_is_seen_when_nothing_unseen_plays(
+) -> None:
+    # Every other card lies face up (the Tens and Queens under the Kings and Jacks, unable
+    # to move): whatever the unseen stock card is, it is JD, and JD goes nowhere.
+    cols = ("TS KH", "TH KS", "TD KC", "TC KD", "QH QD JH", "QS JS", "QC JC")
+    game = kgame(cols=cols, down=(0,) * 7, stock="JD")
+    assert legal(game) == ["d"] and game.outcome == "lost"
+
+
+@pytest.mark.parametrize("passes_used", [0, 1])
+def test_klondike_thoughtful_shows_the_stock_so_the_loss_is_known_at_once(
+        passes_used: int) -> None:
+    game = kgame("thoughtful", cols=BLOCKED, down=BLOCKED_DOWN, stock="JD",
+                 passes_used=passes_used)
+    assert legal(game) == ["d"] and game.outcome == "lost"
+
+
+def test_klondike_draw3_deal_613_is_lost_only_after_the_stock_has_been_seen() -> None:
+    # The true cycle offers nothing from the deal on; the player sees that after 8 draws.
+    game = Game.new("klondike:draw=3", 613)
+    outcomes = []
+    while game.state.stock:
+        assert legal(game) == ["d"]
+        outcomes.append(game.outcome)
+        game.play("d")
+    assert outcomes == ["playing"] * 8 and game.outcome == "lost"
 
 
 def test_klondike_not_lost_with_unlimited_passes_when_a_cycle_reaches_a_playable_card() -> None:

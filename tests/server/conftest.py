@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from local import local_client
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
@@ -19,5 +20,5 @@ def app(tmp_path: Path) -> Starlette:
 
 @pytest.fixture
 def client(app: Starlette) -> Iterator[TestClient]:
-    with TestClient(app, raise_server_exceptions=False) as c:
+    with local_client(app) as c:
         yield c

@@ -42,6 +42,7 @@ class LiveServer:
         self.proc: subprocess.Popen[str] | None = None
         self.url = ""
         self.announced = ""
+        self.output = ""  # what it printed up to and with the URL line
 
     def start(self, timeout: float = 20.0) -> LiveServer:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
@@ -66,7 +67,7 @@ class LiveServer:
             seen.append(line)
             found = URL.search(line)
             if found:
-                self.url, self.announced = found.group(0), line
+                self.url, self.announced, self.output = found.group(0), line, "".join(seen)
                 return self
         self.stop()
         raise RuntimeError("server did not start: " + "".join(seen))

@@ -10,7 +10,7 @@ from starlette.testclient import TestClient
 
 import kabale
 
-OBS_KEYS = {"variant", "deal_id", "columns", "down", "stock", "stock_cards", "waste",
+OBS_KEYS = {"variant", "deal_id", "deal_hash", "columns", "down", "stock", "stock_cards", "waste",
             "foundations", "passes_left", "legal", "outcome", "score", "moves_made"}
 
 
@@ -40,8 +40,9 @@ def test_ids_are_unguessable_and_distinct(client: TestClient) -> None:
 def test_create_by_deal_id_and_random_seed(client: TestClient) -> None:
     body = new(client, deal_id="spider:suits=1#9")
     assert body["observation"] == kabale.Game.from_deal_id("spider:suits=1#9").observe()
-    random_deal = new(client, variant="spiderette")["observation"]["deal_id"]
-    assert random_deal.startswith("spiderette#")
+    random_deal = new(client, variant="spiderette")["observation"]
+    assert random_deal["variant"] == "spiderette" and random_deal["deal_id"] is None
+    assert len(random_deal["deal_hash"]) == 64
 
 
 def test_get_returns_the_game(client: TestClient) -> None:

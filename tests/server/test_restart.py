@@ -18,7 +18,7 @@ def play(client: httpx.Client, url: str, gid: str, move: str) -> dict:
 def test_game_survives_restart_and_kill9(tmp_path: Path) -> None:
     db = tmp_path / "games.db"
     server = LiveServer(db).start()
-    with httpx.Client(timeout=10) as client:
+    with httpx.Client(timeout=10, headers={"Content-Type": "application/json"}) as client:
         body = client.post(f"{server.url}/api/games",
                            json={"variant": "klondike", "seed": 7}).json()
         gid = body["id"]

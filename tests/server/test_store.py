@@ -6,7 +6,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from starlette.testclient import TestClient
+from local import local_client
 
 import kabale
 from kabale.core.cards import Card, Suit
@@ -68,11 +68,11 @@ def test_db_path_choice(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None
 
 def test_damaged_save_is_refused_not_a_500(tmp_path: Path) -> None:
     db = tmp_path / "k.db"
-    with TestClient(create_app(str(db))) as client:
+    with local_client(create_app(str(db)), raise_server_exceptions=True) as client:
         gid = client.post("/api/games", json={"variant": "klondike", "seed": 4}).json()["id"]
     with sqlite3.connect(db) as conn:
         conn.execute("UPDATE games SET save=? WHERE id=?", ('{"format": 1, "moves": [', gid))
-    with TestClient(create_app(str(db)), raise_server_exceptions=False) as client:
+    with local_client(create_app(str(db))) as client:
         for res in (client.get(f"/api/games/{gid}"),
                     client.post(f"/api/games/{gid}/moves", json={"move": "d"})):
             assert res.status_code == 409
@@ -82,7 +82,7 @@ def test_damaged_save_is_refused_not_a_500(tmp_path: Path) -> None:
 def test_a_won_game_feeds_the_statistics(tmp_path: Path) -> None:
     app = create_app(str(tmp_path / "k.db"))
     app.state.games.store.add("nearly", one_move_from_winning())
-    with TestClient(app) as client:
+    with local_client(app, raise_server_exceptions=True) as client:
         res = client.post("/api/games/nearly/moves", json={"move": "1>f"})
         assert res.status_code == 200
         assert res.json()["observation"]["outcome"] == "won" and res.json()["status"] == "won"

@@ -44,8 +44,9 @@ def test_game_log_replays_through_play_text(variant: str) -> None:
     seed = first_solved_seed(variant)
     log = kabale("solve", variant, "--seed", str(seed), "--max-seconds", "2")
     assert log.returncode == 0, log.stderr
-    lines = log.stdout.split()
+    lines = log.stdout.splitlines()
     assert lines[0] == f"{variant}#{seed}"
+    assert lines[1].startswith(f"; solved in {len(lines) - 2} moves after ")  # status line
     replay = kabale("play", "--text", stdin=log.stdout)
     assert replay.returncode == 0, replay.stdout[-500:]
     headers = [line for line in replay.stdout.splitlines() if line.startswith(f"{variant}#")]
@@ -71,8 +72,7 @@ def test_deal_file_in_solvitaire_format(tmp_path: Path,
     game = Game.new("klondike:draw=3", seed=4)
     path = tmp_path / "deal.json"
     path.write_text(dumps(game))
-    args = solve_args("klondike:draw=3,open=true", "--deal", str(path), "--json",
-                      "--max-seconds", "2")
+    args = solve_args("klondike:draw=3", "--deal", str(path), "--json", "--max-seconds", "2")
     assert solver_cli.main(args, read_deal=from_solvitaire) == 0
     data = json.loads(capsys.readouterr().out)
     assert Game.from_deal_id(data["deal_id"]).state.columns == game.state.columns
@@ -100,6 +100,8 @@ def test_deal_without_a_reader_is_a_clear_error(tmp_path: Path) -> None:
     (["solve"], "VARIANT"),
     (["solve", "nosuchgame", "--seed", "1"], "nosuchgame"),
     (["solve", "klondike", "--seed", "1", "--max-seconds", "-2"], "max-seconds"),
+    (["solve", "klondike", "--seed", "1", "--max-seconds", "nan"], "max-seconds"),
+    (["solve", "klondike", "--seed", "1", "--max-seconds", "inf"], "max-seconds"),
 ])
 def test_bad_input_exits_2_with_one_line(args: list[str], fragment: str) -> None:
     out = kabale(*args)
@@ -112,3 +114,50 @@ def test_unreadable_deal_file_names_the_file() -> None:
     with pytest.raises(KabaleError, match="/nonexistent/deal.json"):
         solver_cli.main(solve_args("--deal", "/nonexistent/deal.json"),
                         read_deal=from_solvitaire)
+
+
+def test_a_deal_file_keeps_its_variant_and_a_mismatch_exits_2(tmp_path: Path) -> None:
+    path = tmp_path / "deal.json"
+    dealt = kabale("deal", "klondike:draw=3", "--seed", "4", "--format", "solvitaire")
+    assert dealt.returncode == 0
+    path.write_text(dealt.stdout)
+    solved = kabale("solve", "--deal", str(path), "--json", "--max-nodes", "1000")
+    assert solved.returncode == 0, solved.stderr
+    assert json.loads(solved.stdout)["deal_id"].startswith("klondike:draw=3#=")
+    wrong = kabale("solve", "klondike", "--deal", str(path), "--max-nodes", "1000")
+    assert wrong.returncode == 2 and wrong.stdout == ""
+    assert len(wrong.stderr.splitlines()) == 1 and "Traceback" not in wrong.stderr
+    assert "klondike:draw=3" in wrong.stderr and str(path) in wrong.stderr
+    same = kabale("solve", "klondike-3", "--deal", str(path), "--json", "--max-nodes", "1000")
+    assert same.returncode == 0, same.stderr
+
+
+MALFORMED_DEALS: list[bytes] = [
+    b"", b"null", b"[]", b'"klondike"', b"{}", b"\xff\xfe{}", b"[" * 100_000,
+    b'{"tableau piles": ' + b"[" * 3000 + b"]" * 3000 + b"}",
+    b'{"tableau piles": [["' + "³S".encode() + b'"]]}', b'{"tableau piles": [[1, 2]]}',
+    b'{"tableau piles": [["AS"]], "stock": ' + b"9" * 5000 + b"}",
+    b'{"tableau piles": [["AS"]], "kabale variant": 5}',
+    b'{"tableau piles": [["AS"]], "kabale variant": "golf"}',
+    b'{"tableau piles": [[]], "foundations": [[]]}',
+    b'{"tableau piles": [["AS"], ["2S"]], "foundations": [["KS"]]}',
+    b'{"tableau piles": [[], [], [], [], [], [], [], [], [], []], "foundations": [["AS"]]}',
+    b'{"tableau piles": [["ks", "qs"]]}', b'{"tableau piles": [["' + b"A" * 10000 + b'"]]}',
+]
+
+
+def test_malformed_deal_files_exit_2_with_one_line(tmp_path: Path) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    paths = []
+    for index, content in enumerate(MALFORMED_DEALS):
+        paths.append(tmp_path / f"deal{index}.json")
+        paths[-1].write_bytes(content)
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(
+            lambda path: kabale("solve", "--deal", str(path), "--max-nodes", "100"), paths))
+    for path, result in zip(paths, results, strict=True):
+        content = path.read_bytes()[:60]
+        assert result.returncode == 2, (content, result.returncode, result.stderr[-300:])
+        assert len(result.stderr.splitlines()) == 1, (content, result.stderr[-300:])
+        assert "Traceback" not in result.stderr and str(path) in result.stderr, content

@@ -99,7 +99,8 @@ def test_won_game_is_solved_with_no_moves(variant: str) -> None:
 
 
 @pytest.mark.parametrize("kwargs", [
-    {"max_seconds": -1}, {"max_seconds": "fast"}, {"max_nodes": 0}, {"max_nodes": 1.5},
+    {"max_seconds": -1}, {"max_seconds": "fast"}, {"max_seconds": float("nan")},
+    {"max_seconds": float("inf")}, {"max_seconds": 0}, {"max_nodes": 0}, {"max_nodes": 1.5},
     {"max_memory_mb": 1}, {"max_memory_mb": True},
 ])
 def test_bad_limits_are_refused(kwargs: dict[str, object]) -> None:

@@ -8,6 +8,7 @@ import pytest
 
 from kabale import Game, InvalidDealError, KabaleError, State
 from kabale.storage.solvitaire import (
+    VARIANT_KEY,
     card_text,
     dumps,
     from_solvitaire,
@@ -29,7 +30,8 @@ def position(state: State) -> tuple[object, ...]:
 def test_fresh_deal_round_trip_deals_the_same_game(variant: str) -> None:
     game = Game.new(variant, seed=11)
     data = json.loads(json.dumps(to_solvitaire(game)))
-    assert set(data) == {"tableau piles", "stock"}
+    assert set(data) == {"tableau piles", "stock", VARIANT_KEY}
+    assert data[VARIANT_KEY] == str(game.variant)
     back = from_solvitaire(variant, data)
     assert back.state == game.state
     assert Game.from_deal_id(back.deal_id).state == game.state  # a replayable deal id
@@ -110,3 +112,30 @@ def test_face_down_card_on_a_face_up_one_is_refused() -> None:
 def test_loads_refuses_bad_json() -> None:
     with pytest.raises(InvalidDealError, match="not Solvitaire JSON"):
         loads("klondike", "{nope")
+
+
+def test_the_deal_carries_its_variant_and_a_mismatch_is_refused() -> None:
+    data = to_solvitaire(Game.new("klondike:draw=3", seed=5))
+    assert from_solvitaire(None, data).variant == Game.new("klondike:draw=3", 5).variant
+    assert str(from_solvitaire("klondike-3", data).variant) == "klondike:draw=3"
+    for other in ("klondike", "klondike:draw=3,open=true", "spider"):
+        with pytest.raises(InvalidDealError, match="klondike:draw=3"):
+            from_solvitaire(other, data)
+    for bad in (5, "golf", ["klondike"]):
+        with pytest.raises(InvalidDealError, match=VARIANT_KEY):
+            from_solvitaire(None, {**data, VARIANT_KEY: bad})
+
+
+def test_without_the_variant_key_it_is_inferred_from_the_piles() -> None:
+    for variant, expected in (("klondike:draw=3", "klondike"), ("spider:suits=2", None),
+                              ("double-klondike", None)):
+        data = to_solvitaire(Game.new(variant, seed=5))
+        del data[VARIANT_KEY]
+        assert str(from_solvitaire(None, data).variant) == (expected or str(
+            Game.new(variant, 5).variant))
+
+
+@pytest.mark.parametrize("text", ["³S", "١S", "10٣", "1" * 5000 + "S", "ＡS", "AＳ", "", "A"])
+def test_cards_with_odd_characters_are_refused(text: str) -> None:
+    with pytest.raises(InvalidDealError, match="not a Solvitaire card"):
+        parse_card(text)

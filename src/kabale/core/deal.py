@@ -94,8 +94,9 @@ def deck_for(variant: Variant, seed: int) -> list[Card]:
 
 
 def random_seed() -> int:
-    """A fresh deal number for a game started without one (1 .. 2**32 - 1)."""
-    return 1 + secrets.randbelow(2**32 - 1)
+    """A fresh deal number for a game started without one, uniform on 1 .. 2**64 - 1: too
+    many to find a deal by matching its face-up cards against every number."""
+    return 1 + secrets.randbelow(MAX_SEED)
 
 
 def check_deck(variant: Variant, deck: list[Card]) -> None:

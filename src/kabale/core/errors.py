@@ -21,3 +21,9 @@ class InvalidDealError(KabaleError):
 
 class InvalidSaveError(KabaleError):
     """A saved game that is truncated, tampered with or inconsistent; nothing is loaded."""
+
+
+def quoted(value: object, limit: int = 60) -> str:
+    """``repr(value)`` for an error message, cut to about ``limit`` characters."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -5,25 +5,48 @@ piles), so undo is exact by construction: it restores the previous state, flips,
 score and pass count included. Every move a person or a file asks for goes through
 :meth:`Game.play`, which refuses anything the rules do not list as legal and leaves the game
 exactly as it was.
+
+Deal secrecy (DESIGN.md §3b): a deal id and the public dealer give every hidden card, so
+:meth:`Game.observe` and ``str(game)`` show the deal id only once the player knows it: they
+chose the deal (a seed, a deal id, a deck or a position), the game has ended, or they asked
+for it with :meth:`Game.reveal`. Until then the observation carries only ``deal_hash``, the
+sha256 of the deal id, which lets anyone check afterwards that the deal was fixed from the
+start. ``Game.deal_id`` itself is always the true id: whoever holds the Game holds every card.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from typing import Any
 
 from .cards import Card
-from .deal import check_deck, check_seed, deck_for, random_seed
-from .errors import IllegalMoveError, InvalidDealError, NotationError
+from .deal import MAX_SEED, check_deck, check_seed, deck_for, random_seed
+from .errors import (
+    IllegalMoveError,
+    InvalidDealError,
+    InvalidSaveError,
+    KabaleError,
+    NotationError,
+    quoted,
+)
 from .klondike import KlondikeRules
 from .notation import parse_move_text
-from .observe import observation, render_table
+from .observe import observation, render_table, short_deal_id
+from .persist import (
+    MAX_MOVES,
+    POSITION,
+    Save,
+    check_block,
+    check_state,
+    dump_save,
+    read_save,
+)
 from .spider import SpiderRules
 from .state import FOUNDATION, STOCK, WASTE, Move, State
 from .variants import Variant, parse_variant
 
 Rules = KlondikeRules | SpiderRules
-POSITION = "position"
 
 
 def rules_for(variant: Variant) -> Rules:
@@ -32,7 +55,7 @@ def rules_for(variant: Variant) -> Rules:
         return KlondikeRules(
             draw=int(variant["draw"]), passes=int(variant["passes"]), empty=str(variant["empty"]),
             back=bool(variant["back"]), decks=int(variant["decks"]),
-            scoring=str(variant["scoring"]),
+            scoring=str(variant["scoring"]), open_stock=bool(variant["open"]),
         )
     return SpiderRules(variant.family, strict=bool(variant["strict"]))
 
@@ -46,13 +69,14 @@ class Game:
     """One game of a variant: the deal, the moves played, undo/redo, score and outcome."""
 
     def __init__(self, variant: Variant, start: State, deal_id: str,
-                 seed: int | None = None) -> None:
+                 seed: int | None = None, deal_known: bool = True) -> None:
         """Low-level constructor; use :meth:`new`, :meth:`from_deal_id`, :meth:`from_deck` or
-        :meth:`from_position`."""
+        :meth:`from_position`. ``deal_known``: may the player see the deal id (module doc)."""
         self.variant = variant
         self.rules: Rules = rules_for(variant)
         self.deal_id = deal_id
         self.seed = seed
+        self._deal_known = deal_known
         self._states: list[State] = [start]
         self._moves: list[Move] = []
         self._redo: list[Move] = []
@@ -63,11 +87,13 @@ class Game:
     # ------------------------------------------------------------------ construction
     @classmethod
     def new(cls, variant: str | Variant, seed: int | None = None) -> Game:
-        """Deal number ``seed`` of ``variant`` (a fresh random deal number when None)."""
+        """Deal number ``seed`` of ``variant``; without one, a random deal number from 2^64
+        that stays secret until the game ends or :meth:`reveal` (module docstring)."""
         parsed = parse_variant(variant)
-        seed = random_seed() if seed is None else check_seed(seed)
+        chosen = seed is not None
+        seed = check_seed(seed) if chosen else random_seed()
         deck = deck_for(parsed, seed)
-        return cls(parsed, rules_for(parsed).layout(deck), f"{parsed}#{seed}", seed)
+        return cls(parsed, rules_for(parsed).layout(deck), f"{parsed}#{seed}", seed, chosen)
 
     @classmethod
     def from_deck(cls, variant: str | Variant, deck: Sequence[Card]) -> Game:
@@ -80,17 +106,15 @@ class Game:
     @classmethod
     def from_position(cls, variant: str | Variant, state: State) -> Game:
         """Start from any constructed position (for puzzles, tests and solver checks)."""
-        from .persist import check_state  # local: persist imports this module
-
         parsed = parse_variant(variant)
-        check_state(parsed, rules_for(parsed), state)
+        check_state(parsed, rules_for(parsed).n_columns, state)
         return cls(parsed, state, f"{parsed}#{POSITION}")
 
     @classmethod
     def from_deal_id(cls, deal_id: str) -> Game:
         """Deal again the game a deal id names: ``VARIANT#SEED`` or ``VARIANT#=CARDS``."""
         if not isinstance(deal_id, str) or "#" not in deal_id:
-            raise InvalidDealError(f"bad deal id {deal_id!r}: expected VARIANT#NUMBER, e.g. "
+            raise InvalidDealError(f"bad deal id {quoted(deal_id)}: expected VARIANT#NUMBER, e.g. "
                                    "'spider:suits=2#42'")
         variant, _, number = deal_id.strip().rpartition("#")
         if number.startswith("="):
@@ -98,29 +122,69 @@ class Game:
             try:
                 deck = [Card.parse(codes[i:i + 2]) for i in range(0, len(codes), 2)]
             except NotationError as error:
-                raise InvalidDealError(f"bad deal id {deal_id!r}: {error}") from None
+                raise InvalidDealError(f"bad deal id {quoted(deal_id)}: {error}") from None
             return cls.from_deck(variant, deck)
-        if not number.isdigit():
-            raise InvalidDealError(f"bad deal id {deal_id!r}: after '#' comes a deal number "
-                                   "(or '=' and the deck's cards)")
+        # str.isdigit() accepts '³' and '①', which int() refuses; 20 digits hold MAX_SEED.
+        if not (number.isascii() and number.isdigit()) or len(number.lstrip("0")) > 20:
+            raise InvalidDealError(f"bad deal id {quoted(deal_id)}: after '#' comes a deal number "
+                                   f"0..{MAX_SEED} (or '=' and the deck's cards)")
         return cls.new(variant, int(number))
 
     @classmethod
     def from_json(cls, text: str) -> Game:
-        """Load a game saved by :meth:`to_json`; raises InvalidSaveError, never half-loads."""
-        from .persist import load_game
+        """Load a game saved by :meth:`to_json`, replaying every move through the rules;
+        raises InvalidSaveError (and nothing else) for anything it refuses, never
+        half-loads. What it detects is listed in ``kabale.core.persist``."""
+        save = read_save(text)
+        try:
+            game = cls._replay(save)
+        except InvalidSaveError:
+            raise
+        except KabaleError as error:
+            raise InvalidSaveError(f"save refused: {error}") from None
+        if save.check != check_block(game.moves_made, game.score, game.outcome, game.state):
+            raise InvalidSaveError("save refused: its check block does not match the replayed "
+                                   "game (the file was changed or is inconsistent)")
+        return game
 
-        return load_game(text)
+    @classmethod
+    def _replay(cls, save: Save) -> Game:
+        if save.start is not None:
+            game = cls.from_position(save.deal_id.rpartition("#")[0], save.start)
+        else:
+            game = cls.from_deal_id(save.deal_id)
+        if str(game.variant) != save.variant:
+            raise InvalidSaveError("save refused: its variant does not match its deal id")
+        # A move of the replay that ends the game makes the id known, as it did in play.
+        game._deal_known = save.deal_known
+        for number, move in enumerate(save.moves, start=1):
+            try:
+                game.play(move)
+            except KabaleError as error:
+                raise InvalidSaveError(f"save refused at move {number} {quoted(move)}: "
+                                       f"{error}") from None
+        for move in save.redo:
+            try:
+                game.play(move)
+            except KabaleError as error:
+                raise InvalidSaveError(f"save refused: redo move {quoted(move)}: {error}") from None
+        for _ in save.redo:
+            game.undo()
+        return game
 
     def to_json(self) -> str:
-        """The whole game (deal, moves, redo stack) as versioned JSON text."""
-        from .persist import dump_game
-
-        return dump_game(self)
+        """The whole game (deal, moves, redo stack, whether the deal id is known) as
+        versioned JSON text."""
+        return dump_save(Save(
+            variant=str(self.variant), deal_id=self.deal_id,
+            start=self.initial_state if self.deal_id.endswith("#" + POSITION) else None,
+            moves=[str(m) for m in self.history], redo=[str(m) for m in self.redo_moves],
+            check=check_block(self.moves_made, self.score, self.outcome, self.state),
+            deal_known=self._deal_known))
 
     def copy(self) -> Game:
         """An independent game in the same position with the same history."""
-        twin = Game(self.variant, self._states[0], self.deal_id, self.seed)
+        twin = Game(self.variant, self._states[0], self.deal_id, self.seed, self._deal_known)
         twin._states = list(self._states)
         twin._moves = list(self._moves)
         twin._redo = list(self._redo)
@@ -181,7 +245,8 @@ class Game:
 
     @property
     def outcome(self) -> str:
-        """"won", "lost" (no way to go on) or "playing"."""
+        """"won", "lost" (no way to go on, as far as the player can know: RULES.md §3) or
+        "playing"."""
         state = self.state
         if self.rules.is_won(state):
             return "won"
@@ -195,17 +260,37 @@ class Game:
             return self.rules.passes_left(self.state)
         return None
 
+    @property
+    def deal_known(self) -> bool:
+        """True once the player may see the deal id: they chose the deal, the game ended (in
+        any position since), or :meth:`reveal` was called. Kept in saves."""
+        return self._deal_known
+
+    @property
+    def deal_hash(self) -> str:
+        """sha256 of the deal id (hex): a commitment to the deal that reveals no card."""
+        return hashlib.sha256(self.deal_id.encode()).hexdigest()
+
+    def reveal(self) -> str:
+        """Let the player see the deal id from now on (to share the deal); returns it. Once
+        the id is known, the hidden cards are no secret to anyone who has it."""
+        self._deal_known = True
+        return self.deal_id
+
     def observe(self) -> dict[str, Any]:
-        """What the player sees (DESIGN.md §3b); hidden cards appear as "??"."""
+        """What the player sees (DESIGN.md §3b); hidden cards appear as "??", and the deal id
+        is None while it is secret (module docstring)."""
         self._refresh_legal()
-        return observation(self.variant, self.deal_id, self.state, self._legal, self.outcome,
+        return observation(self.variant, self.deal_id if self._deal_known else None,
+                           self.deal_hash, self.state, self._legal, self.outcome,
                            self.passes_left, self.moves_made)
 
     def __str__(self) -> str:
         return render_table(self.observe())
 
     def __repr__(self) -> str:
-        return f"<Game {self.deal_id!r} moves={self.moves_made} {self.outcome}>"
+        shown = short_deal_id(self.deal_id) if self._deal_known else f"{self.variant}#?"
+        return f"<Game {shown!r} moves={self.moves_made} {self.outcome}>"
 
     # ------------------------------------------------------------------ moves
     def parse_move(self, text: str) -> Move:
@@ -260,13 +345,22 @@ class Game:
         if legal is None:
             _check_syntax(wanted)
             raise IllegalMoveError(self._reason(wanted))
-        self._states.append(self.rules.apply(self.state, legal))
-        self._moves.append(legal)
+        if len(self._moves) >= MAX_MOVES:
+            raise IllegalMoveError(f"illegal move {str(legal)!r}: the game has {MAX_MOVES} "
+                                   "moves, the most one game holds (undo some, or start anew)")
+        self._advance(legal)
         if self._redo and self._redo[-1] == legal:
             self._redo.pop()
         else:
             self._redo.clear()
         return legal
+
+    def _advance(self, move: Move) -> None:
+        """Apply a legal move; a move that ends the game makes the deal id known for good."""
+        self._states.append(self.rules.apply(self.state, move))
+        self._moves.append(move)
+        if not self._deal_known and self.outcome != "playing":
+            self._deal_known = True
 
     def _reason(self, move: Move) -> str:
         if self.rules.is_won(self.state):
@@ -287,15 +381,16 @@ class Game:
         if not self._redo:
             raise IllegalMoveError("nothing to redo: no move has been undone")
         move = self._redo.pop()
-        self._states.append(self.rules.apply(self.state, move))
-        self._moves.append(move)
+        self._advance(move)
         return move
 
 
 def _check_syntax(move: Move) -> None:
     """Raise NotationError for a hand-made Move that no notation could spell."""
-    if isinstance(move.count, bool) or not isinstance(move.count, int) or move.count < 1:
-        raise NotationError(f"not a move: {move!r} (a move takes at least one card)")
+    if isinstance(move.count, bool) or not isinstance(move.count, int) or not (
+            1 <= move.count <= 999_999):
+        raise NotationError(f"not a move: {quoted(move)} (a move takes 1 to 999999 cards)")
     if not all(isinstance(part, str) for part in (move.source, move.target)):
-        raise NotationError(f"not a move: {move!r} (source and target are notation strings)")
+        raise NotationError(f"not a move: {quoted(move)} (source and target are notation "
+                            "strings)")
     parse_move_text(move.explicit())

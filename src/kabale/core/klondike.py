@@ -28,8 +28,9 @@ class KlondikeRules:
     family = "klondike"
 
     def __init__(self, draw: int, passes: int, empty: str, back: bool, decks: int,
-                 scoring: str) -> None:
+                 scoring: str, open_stock: bool = False) -> None:
         self.draw = draw
+        self.open_stock = open_stock  # Thoughtful: the player sees the stock (only is_lost asks)
         self.passes = passes
         self.any_card_on_empty = empty == "any"
         self.back = back
@@ -236,22 +237,47 @@ class KlondikeRules:
 
     # ------------------------------------------------------------------ outcome
     def is_lost(self, state: State, legal: list[Move]) -> bool:
-        """No legal move; with unlimited passes also when only ``d`` is possible and a whole
-        cycle through stock and waste never offers another move."""
+        """Lost as far as the player can know (RULES.md §3). No legal move at all; or, with
+        unlimited passes, only ``d`` is possible, a whole cycle through stock and waste never
+        offers another move, and no stock card the player has not seen could change that."""
         if not legal:
             return not self.is_won(state)
         if self.passes != 0 or len(legal) != 1 or legal[0].source != STOCK:
             return False
+        return self._cycle_is_dead(state) and (
+            self._stock_seen(state) or not self._unseen_could_play(state))
+
+    def _cycle_is_dead(self, state: State) -> bool:
+        """Drawing through the true stock and waste until they repeat offers no other move."""
         start = (state.stock, state.waste)
         current = state
         for _ in range(2 * (len(state.stock) + len(state.waste)) + 4):
             current = self._stock_action(current)
-            moves = self.legal_moves(current)
-            if len(moves) != 1:
+            if len(self.legal_moves(current)) != 1:
                 return False
             if (current.stock, current.waste) == start:
                 return True
         return False
+
+    def _stock_seen(self, state: State) -> bool:
+        """Has the player seen every stock card, in order? Cards reach the stock only by a
+        turn-back of the waste, where each of them lay face up; so after the first pass (or
+        with no stock left, or with the stock shown) the player knows the stock exactly."""
+        return self.open_stock or state.passes_used > 0 or not state.stock
+
+    def _unseen_could_play(self, state: State) -> bool:
+        """Could some card the player has not seen (the stock's and the face-down ones: the
+        player cannot tell which lies where) go to a foundation or a column as things stand?
+        While only ``d`` is legal nothing but the waste changes, and in the first pass every
+        unseen stock card lies where any unseen card could be, and the top one of each draw
+        reaches the waste's top: so if one could play, the player cannot rule out a world in
+        which the cycle offers a move; if none could, no world's does."""
+        unseen = list(state.stock)
+        for pile, down in zip(state.columns, state.down, strict=True):
+            unseen.extend(pile[:down])
+        return any(self.foundation_for(state, card) >= 0
+                   or any(self._fits(card, column) for column in state.columns)
+                   for card in unseen)
 
     # ------------------------------------------------------------------ explanations
     def explain(self, state: State, move: Move) -> str:

@@ -19,7 +19,10 @@ from typing import NamedTuple
 from .errors import NotationError
 from .state import STOCK
 
-_MOVE = re.compile(r"^(?P<src>\d+|w|f\d+)(?::(?P<count>\d+))?>(?P<dst>\d+|f\d*)$")
+# ASCII digits only ('٧' is a digit to str.isdigit and int()), at most 6 of them: no pile
+# or count comes near that, and int() of a number with thousands of digits is refused.
+_MOVE = re.compile(r"(?P<src>\d{1,6}|w|f\d{1,6})(?::(?P<count>\d{1,6}))?>(?P<dst>\d{1,6}|f\d{0,6})",
+                   re.ASCII)
 _HELP = "expected 'd', '3>7', '3:2>7', 'w>5', 'w>f', '3>f' or 'f2>6'"
 
 
@@ -38,7 +41,7 @@ def parse_move_text(text: str) -> MoveText:
     compact = text.strip().lower().replace(" ", "")
     if compact == STOCK:
         return MoveText(STOCK, "", None)
-    match = _MOVE.match(compact)
+    match = _MOVE.fullmatch(compact)
     if match is None:
         raise NotationError(f"not a move: {text!r} ({_HELP})")
     source, target, count = match["src"], match["dst"], match["count"]

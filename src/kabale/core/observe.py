@@ -1,7 +1,8 @@
 """What a player sees: the observation dict of DESIGN.md §3b and the text table of ``str(game)``.
 
 Nothing here may reveal a face-down or stock card, except with Klondike's ``open=true``
-(Thoughtful), where every card is shown but ``down`` still counts the unmovable cards.
+(Thoughtful), where every card is shown but ``down`` still counts the unmovable cards. A secret
+deal id (None here) reveals them all, so the caller passes it only once the player knows it.
 """
 
 from __future__ import annotations
@@ -12,11 +13,24 @@ from .state import Move, State
 from .variants import Variant
 
 HIDDEN = "??"
+#: Deal ids are shortened where people read them once what follows '#' is longer than this.
+SHORT_DEAL = 12
 
 
-def observation(variant: Variant, deal_id: str, state: State, legal: list[Move], outcome: str,
-                passes_left: int | None, moves_made: int) -> dict[str, Any]:
-    """The JSON-safe observation of ``state`` (schema: DESIGN.md §3b)."""
+def short_deal_id(deal_id: str) -> str:
+    """A deal id for people to read: a long deal number (random ones have up to 20 digits)
+    or a hand-made deck is cut to its first 8 characters and an ellipsis."""
+    variant, hash_sign, number = deal_id.rpartition("#")
+    if len(number) <= SHORT_DEAL:
+        return deal_id
+    return f"{variant}{hash_sign}{number[:8]}…"
+
+
+def observation(variant: Variant, deal_id: str | None, deal_hash: str, state: State,
+                legal: list[Move], outcome: str, passes_left: int | None,
+                moves_made: int) -> dict[str, Any]:
+    """The JSON-safe observation of ``state`` (schema: DESIGN.md §3b); ``deal_id`` is None
+    while the deal is secret, ``deal_hash`` the sha256 of the true deal id."""
     open_table = variant.family == "klondike" and bool(variant["open"])
     columns = []
     for pile, down in zip(state.columns, state.down, strict=True):
@@ -27,6 +41,7 @@ def observation(variant: Variant, deal_id: str, state: State, legal: list[Move],
     return {
         "variant": str(variant),
         "deal_id": deal_id,
+        "deal_hash": deal_hash,
         "columns": columns,
         "down": list(state.down),
         "stock": len(state.stock),
@@ -43,8 +58,9 @@ def observation(variant: Variant, deal_id: str, state: State, legal: list[Move],
 
 def render_table(obs: dict[str, Any]) -> str:
     """A readable text table of an observation: header, piles, then columns side by side."""
-    lines = [f"{obs['deal_id']}   score {obs['score']}   moves {obs['moves_made']}"
-             f"   {obs['outcome']}"]
+    deal = obs["deal_id"]
+    shown = short_deal_id(deal) if deal is not None else f"{obs['variant']}#? (secret deal)"
+    lines = [f"{shown}   score {obs['score']}   moves {obs['moves_made']}   {obs['outcome']}"]
     stock = f"stock {obs['stock']}"
     if obs["passes_left"] is not None:
         stock += f" (passes left {obs['passes_left']})"

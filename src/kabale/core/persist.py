@@ -1,10 +1,17 @@
-"""Saving and loading games as versioned JSON; checking hand-made positions.
+"""Save files as versioned JSON, and checking hand-made positions. Knows nothing of Game.
 
 A save holds the deal (its id, or the whole starting position for a hand-made one), the moves
-played and the redo stack, as notation, and a check block (moves made, score, outcome and a
-digest of the final state). Loading replays every move through the rules and compares the
-check block, so a truncated, tampered or inconsistent file is refused with InvalidSaveError
-and nothing is half-loaded.
+played and the redo stack, as notation, whether the player knows the deal id, and a check
+block (moves made, score, outcome and a digest of the final state). :func:`read_save` checks
+the shape of the text; ``Game.from_json`` then replays every move through the rules and
+compares the check block with the replay.
+
+What that detects, exactly: text that is not a save, a truncated file, a deal id that names no
+deal, a position that is not one of the variant, a move the rules refuse, and a check block
+that disagrees with the replay. The check block is a plain digest, not a signature: whoever
+edits a save can recompute it, so an edit that stays within the rules (another legal move, the
+starting score of a hand-made position) loads. Nothing in a save is trusted without replaying
+it, so a save can never put a game in a position the rules do not reach.
 """
 
 from __future__ import annotations
@@ -12,19 +19,22 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 from .cards import Card
 from .deal import DEAL_FORMAT, fresh_deck
-from .errors import InvalidDealError, InvalidSaveError, KabaleError
+from .errors import InvalidDealError, InvalidSaveError, NotationError, quoted
 from .state import State
-from .variants import Variant, parse_variant
-
-if TYPE_CHECKING:
-    from .game import Game, Rules
+from .variants import Variant
 
 SAVE_FORMAT = "kabale-game"
 SAVE_VERSION = 1
+#: The deal id of a game started from a constructed position is ``VARIANT#position``.
+POSITION = "position"
+#: The most moves one game holds (history and redo stack together): a save stays small
+#: enough to rewrite on every move, and loading one replays at most this many moves.
+MAX_MOVES = 10_000
 
 
 def state_to_dict(state: State) -> dict[str, Any]:
@@ -46,9 +56,15 @@ def _cards(value: Any, where: str) -> tuple[Card, ...]:
     return tuple(Card.parse(c) for c in value)
 
 
-def _int(value: Any, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidDealError(f"{where} must be an integer, not {value!r}")
+def _int(value: Any, where: str, low: int = -10**9, high: int = 10**9) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InvalidDealError(f"{where} must be an integer {low}..{high}, not {value!r}")
+    return value
+
+
+def _list(value: Any, where: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise InvalidDealError(f"{where} must be a list")
     return value
 
 
@@ -57,29 +73,29 @@ def state_from_dict(data: Any) -> State:
     if not isinstance(data, dict):
         raise InvalidDealError("a position must be an object with columns, down, stock, ...")
     try:
-        columns, down, founds = data["columns"], data["down"], data["foundations"]
-        if not isinstance(columns, list) or not isinstance(down, list) or not isinstance(
-                founds, list):
-            raise InvalidDealError("columns, down and foundations must be lists")
+        columns = _list(data["columns"], "columns")
+        down = _list(data["down"], "down")
+        founds = _list(data["foundations"], "foundations")
         return State(
             columns=tuple(_cards(p, f"column {i + 1}") for i, p in enumerate(columns)),
-            down=tuple(_int(d, "down") for d in down),
+            down=tuple(_int(d, "down", 0, 104) for d in down),
             stock=_cards(data["stock"], "stock"),
             waste=_cards(data.get("waste", []), "waste"),
             foundations=tuple(_cards(p, f"foundation {i + 1}") for i, p in enumerate(founds)),
-            passes_used=_int(data.get("passes_used", 0), "passes_used"),
+            passes_used=_int(data.get("passes_used", 0), "passes_used", 0, 10**6),
             score=_int(data.get("score", 0), "score"),
         )
     except KeyError as missing:
         raise InvalidDealError(f"a position needs the field {missing}") from None
 
 
-def check_state(variant: Variant, rules: Rules, state: State) -> None:
+def check_state(variant: Variant, n_columns: int, state: State) -> None:
     """Raise InvalidDealError unless ``state`` is a well-formed position of the variant: the
-    right number of piles, the variant's exact cards, sane face-down counts."""
-    n = rules.n_columns
-    if len(state.columns) != n or len(state.down) != n:
-        raise InvalidDealError(f"{variant} has {n} columns, the position has {len(state.columns)}")
+    right number of piles (``n_columns`` columns), the variant's exact cards, sane face-down
+    counts."""
+    if len(state.columns) != n_columns or len(state.down) != n_columns:
+        raise InvalidDealError(f"{variant} has {n_columns} columns, the position has "
+                               f"{len(state.columns)} columns and {len(state.down)} down counts")
     for i, (pile, down) in enumerate(zip(state.columns, state.down, strict=True)):
         if not 0 <= down <= max(len(pile) - 1, 0):
             raise InvalidDealError(f"column {i + 1}: {down} face-down cards under "
@@ -96,7 +112,8 @@ def check_state(variant: Variant, rules: Rules, state: State) -> None:
         if state.waste:
             raise InvalidDealError(f"{variant.family} has no waste")
         for pile in state.foundations:
-            if [(c.rank, c.suit) for c in pile] != [(13 - k, pile[0].suit) for k in range(13)]:
+            if not pile or [(c.rank, c.suit) for c in pile] != [
+                    (13 - k, pile[0].suit) for k in range(13)]:
                 raise InvalidDealError("each removed run must be King to Ace of one suit")
     if Counter(state.all_cards()) != Counter(fresh_deck(variant)):
         raise InvalidDealError(f"the position does not hold exactly the cards of {variant}")
@@ -108,82 +125,86 @@ def state_digest(state: State) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
-def dump_game(game: Game) -> str:
-    """The save text of a game (see the module docstring)."""
-    from .game import POSITION
+def check_block(moves_made: int, score: int, outcome: str, state: State) -> dict[str, Any]:
+    """The check block a save of a game in ``state`` carries (see the module docstring)."""
+    return {"moves_made": moves_made, "score": score, "outcome": outcome,
+            "digest": state_digest(state)}
 
+
+@dataclass(frozen=True, slots=True)
+class Save:
+    """The contents of a save, its shape checked but not yet replayed.
+
+    ``start`` is the starting position of a hand-made game (deal id ``VARIANT#position``),
+    else None; ``deal_known`` says whether the player may see the deal id (DESIGN.md §3b).
+    """
+
+    variant: str
+    deal_id: str
+    start: State | None
+    moves: list[str]
+    redo: list[str]
+    check: dict[str, Any]
+    deal_known: bool
+
+
+def dump_save(save: Save) -> str:
+    """The save text (compact JSON)."""
     data = {
         "format": SAVE_FORMAT,
         "version": SAVE_VERSION,
         "deal_format": DEAL_FORMAT,
-        "variant": str(game.variant),
-        "deal_id": game.deal_id,
-        "start": state_to_dict(game.initial_state) if game.deal_id.endswith(
-            "#" + POSITION) else None,
-        "moves": [str(m) for m in game.history],
-        "redo": [str(m) for m in game.redo_moves],
-        "check": {"moves_made": game.moves_made, "score": game.score,
-                  "outcome": game.outcome, "digest": state_digest(game.state)},
+        "variant": save.variant,
+        "deal_id": save.deal_id,
+        "deal_known": save.deal_known,
+        "start": state_to_dict(save.start) if save.start is not None else None,
+        "moves": save.moves,
+        "redo": save.redo,
+        "check": save.check,
     }
     return json.dumps(data, separators=(",", ":"))
 
 
-def load_game(text: str) -> Game:
-    """Rebuild and verify a saved game; raises InvalidSaveError with the first problem found."""
+def read_save(text: str) -> Save:
+    """Parse save text and check its shape; raises InvalidSaveError naming the first problem."""
+    if not isinstance(text, str | bytes | bytearray):
+        raise InvalidSaveError(f"a save is JSON text, not {type(text).__name__}")
     try:
         data = json.loads(text)
-    except (TypeError, ValueError) as error:
+    except RecursionError:
+        raise InvalidSaveError("save refused: its JSON is nested too deeply") from None
+    except ValueError as error:  # JSONDecodeError, or bytes that are not UTF-8
         raise InvalidSaveError(f"save is not valid JSON (truncated or damaged?): {error}") from None
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
         raise InvalidSaveError(f"not a kabale save: expected \"format\": \"{SAVE_FORMAT}\"")
     if data.get("version") != SAVE_VERSION:
-        raise InvalidSaveError(f"unsupported save version {data.get('version')!r} "
+        raise InvalidSaveError(f"unsupported save version {quoted(data.get('version'))} "
                                f"(this kabale reads version {SAVE_VERSION})")
     if data.get("deal_format") != DEAL_FORMAT:
-        raise InvalidSaveError(f"unsupported deal format {data.get('deal_format')!r} "
+        raise InvalidSaveError(f"unsupported deal format {quoted(data.get('deal_format'))} "
                                f"(this kabale deals format {DEAL_FORMAT})")
-    try:
-        game = _replay(data)
-    except InvalidSaveError:
-        raise
-    except KabaleError as error:
-        raise InvalidSaveError(f"save refused: {error}") from None
-    check = data.get("check")
-    expected = {"moves_made": game.moves_made, "score": game.score, "outcome": game.outcome,
-                "digest": state_digest(game.state)}
-    if check != expected:
-        raise InvalidSaveError("save refused: its check block does not match the replayed game "
-                               "(the file was changed or is inconsistent)")
-    return game
-
-
-def _replay(data: dict[str, Any]) -> Game:
-    from .game import POSITION, Game
-
-    deal_id, moves, redo = data.get("deal_id"), data.get("moves"), data.get("redo")
-    if not isinstance(deal_id, str):
-        raise InvalidSaveError("save refused: no deal_id")
+    variant, deal_id = data.get("variant"), data.get("deal_id")
+    if not isinstance(variant, str) or not isinstance(deal_id, str):
+        raise InvalidSaveError("save refused: variant and deal_id must be strings")
+    moves, redo = data.get("moves"), data.get("redo")
     for name, value in (("moves", moves), ("redo", redo)):
         if not isinstance(value, list) or not all(isinstance(m, str) for m in value):
             raise InvalidSaveError(f"save refused: {name} must be a list of move strings")
     assert isinstance(moves, list) and isinstance(redo, list)
+    if len(moves) + len(redo) > MAX_MOVES:
+        raise InvalidSaveError(f"save refused: {len(moves) + len(redo)} moves, more than the "
+                               f"{MAX_MOVES} one game holds")
+    check = data.get("check")
+    if not isinstance(check, dict):
+        raise InvalidSaveError("save refused: no check block")
+    known = data.get("deal_known", True)  # saves written before deal secrecy showed the id
+    if not isinstance(known, bool):
+        raise InvalidSaveError(f"save refused: deal_known must be true or false, not "
+                               f"{quoted(known)}")
+    start = None
     if deal_id.endswith("#" + POSITION):
-        variant = parse_variant(deal_id.rpartition("#")[0])
-        game = Game.from_position(variant, state_from_dict(data.get("start")))
-    else:
-        game = Game.from_deal_id(deal_id)
-    if str(game.variant) != data.get("variant"):
-        raise InvalidSaveError("save refused: its variant does not match its deal id")
-    for number, move in enumerate(moves, start=1):
         try:
-            game.play(move)
-        except KabaleError as error:
-            raise InvalidSaveError(f"save refused at move {number} {move!r}: {error}") from None
-    for move in redo:
-        try:
-            game.play(move)
-        except KabaleError as error:
-            raise InvalidSaveError(f"save refused: redo move {move!r}: {error}") from None
-    for _ in redo:
-        game.undo()
-    return game
+            start = state_from_dict(data.get("start"))
+        except (InvalidDealError, NotationError) as error:
+            raise InvalidSaveError(f"save refused: its starting position: {error}") from None
+    return Save(variant, deal_id, start, moves, redo, check, known)

@@ -1,8 +1,10 @@
 """The Starlette application: the JSON API of DESIGN.md 3c, a few page helpers, the page.
 
 Every error answers ``{"error": "<reason>"}`` with a 4xx status and changes nothing:
-bad JSON or an unknown variant 400, an unknown game id 404, an illegal or malformed move 422,
-nothing to undo/redo or a finished game 409, a body over ``MAX_BODY`` bytes 413.
+bad JSON or an unknown variant 400, a request from elsewhere 403 and a POST that is not JSON
+415 (both from :mod:`kabale.server.guard`), an unknown game id 404, an illegal or malformed
+move 422, nothing to undo/redo or a finished game 409, a body over ``MAX_BODY`` bytes 413.
+A database that cannot be read answers 503 for the requests that touch the damage.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -22,7 +25,8 @@ from starlette.staticfiles import StaticFiles
 from kabale.core.errors import InvalidSaveError, KabaleError
 from kabale.core.variants import ALIASES, DESCRIPTIONS, OPTIONS, parse_variant
 from kabale.server.games import GameOverError, GameService, payload
-from kabale.storage.db import GameNotFoundError, GameStore
+from kabale.server.guard import SECURITY_HEADERS, Guard
+from kabale.storage.db import GameNotFoundError, GameStore, StorageError
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 16 * 1024
@@ -41,7 +45,8 @@ class ApiError(Exception):
 async def read_json(request: Request) -> dict[str, Any]:
     """The request body as a JSON object ({} when empty); 413 if too big, 400 if not JSON."""
     length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+    if length is not None and (not (length.isascii() and length.isdigit())
+                               or len(length) > 9 or int(length) > MAX_BODY):
         raise ApiError(413, f"request body too large (limit {MAX_BODY} bytes)")
     body = bytearray()
     async for chunk in request.stream():
@@ -52,7 +57,9 @@ async def read_json(request: Request) -> dict[str, Any]:
         return {}
     try:
         data = json.loads(bytes(body))
-    except ValueError as exc:
+    except RecursionError:
+        raise ApiError(400, "request body is JSON nested too deeply") from None
+    except ValueError as exc:  # not JSON, not UTF-8, or an integer of thousands of digits
         raise ApiError(400, f"request body is not valid JSON: {exc}") from None
     if not isinstance(data, dict):
         raise ApiError(400, f"request body must be a JSON object, not {type(data).__name__}")
@@ -68,6 +75,8 @@ def _game_error(exc: Exception) -> ApiError:
     """Map an error raised while handling a game request to its answer."""
     if isinstance(exc, GameNotFoundError):
         return ApiError(404, str(exc))
+    if isinstance(exc, StorageError):
+        return ApiError(503, str(exc))
     if isinstance(exc, (GameOverError, InvalidSaveError)):
         return ApiError(409, str(exc))
     if isinstance(exc, KabaleError):
@@ -90,6 +99,8 @@ async def create_game(request: Request) -> Response:
                             " or seed")
     try:
         entry = _service(request).create(variant, seed, deal_id)
+    except StorageError as exc:
+        raise ApiError(503, str(exc)) from None
     except KabaleError as exc:
         raise ApiError(400, str(exc)) from None
     return JSONResponse(payload(entry), status_code=201)
@@ -141,6 +152,16 @@ async def redo(request: Request) -> Response:
     return await _undo_redo(request, redo=True)
 
 
+async def reveal(request: Request) -> Response:
+    """Show the deal id from now on (to share a link to the deal); recorded on the game."""
+    await read_json(request)
+    try:
+        entry = _service(request).reveal(request.path_params["game_id"])
+    except Exception as exc:
+        raise _game_error(exc) from None
+    return JSONResponse(payload(entry))
+
+
 async def resign(request: Request) -> Response:
     await read_json(request)
     try:
@@ -169,14 +190,13 @@ async def stats(request: Request) -> Response:
     """Statistics for ?variant=V (any spelling), or for every variant played so far."""
     store: GameStore = _service(request).store
     wanted = request.query_params.get("variant")
-    if wanted:
-        try:
-            names = [str(parse_variant(wanted))]
-        except KabaleError as exc:
-            raise ApiError(400, str(exc)) from None
-    else:
-        names = store.variants_played()
-    return JSONResponse({"variants": [store.stats(name) for name in names]})
+    try:
+        names = [str(parse_variant(wanted))] if wanted else store.variants_played()
+        return JSONResponse({"variants": [store.stats(name) for name in names]})
+    except StorageError as exc:
+        raise ApiError(503, str(exc)) from None
+    except KabaleError as exc:
+        raise ApiError(400, str(exc)) from None
 
 
 async def index(request: Request) -> Response:
@@ -196,7 +216,8 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 
 async def _crash(request: Request, exc: Exception) -> Response:
     log.exception("internal error on %s %s", request.method, request.url.path)
-    return JSONResponse({"error": "internal error; the game was not changed"}, status_code=500)
+    return JSONResponse({"error": "internal error; the game was not changed"}, status_code=500,
+                        headers=dict(SECURITY_HEADERS))
 
 
 def create_app(db_path: str) -> Starlette:
@@ -212,10 +233,12 @@ def create_app(db_path: str) -> Starlette:
         Route(game + "/undo", undo, methods=["POST"]),
         Route(game + "/redo", redo, methods=["POST"]),
         Route(game + "/resign", resign, methods=["POST"]),
+        Route(game + "/reveal", reveal, methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(
         routes=routes,
+        middleware=[Middleware(Guard)],
         exception_handlers={ApiError: _api_error, HTTPException: _http_error, Exception: _crash},
     )
     app.state.games = GameService(GameStore(db_path))

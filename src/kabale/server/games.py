@@ -77,12 +77,6 @@ class GameService:
             entry = Entry(stored.id, stored.game, stored.status, stored.elapsed, time.time())
         return self._remember(entry)
 
-    def _commit(self, entry: Entry) -> None:
-        outcome = entry.game.outcome
-        if entry.status == "playing" and outcome == "won":
-            entry.status = "won"
-        self.store.save(entry.id, entry.game, entry.status, entry.elapsed)
-
     def _open(self, game_id: str) -> Entry:
         entry = self.get(game_id)
         if entry.status != "playing":
@@ -112,23 +106,39 @@ class GameService:
         return self._after_change(entry), str(move)
 
     def resign(self, game_id: str) -> Entry:
-        """Give the game up: it counts as lost in the statistics."""
+        """Give the game up: it counts as lost in the statistics, and the game being over,
+        its deal id is no secret any more."""
         entry = self._open(game_id)
         entry.tick(time.time())
         entry.status = "lost"
-        self.store.save(entry.id, entry.game, entry.status, entry.elapsed)
+        entry.game.reveal()
+        self._write(entry)
+        return entry
+
+    def reveal(self, game_id: str) -> Entry:
+        """Show the game's deal id from now on (the page's "Copy link"); kept in the save."""
+        entry = self.get(game_id)
+        if not entry.game.deal_known:
+            entry.game.reveal()
+            self._write(entry)
         return entry
 
     def _after_change(self, entry: Entry) -> Entry:
         entry.tick(time.time())
+        outcome = entry.game.outcome
+        if entry.status == "playing" and outcome == "won":
+            entry.status = "won"
+        self._write(entry)
+        return entry
+
+    def _write(self, entry: Entry) -> None:
         try:
-            self._commit(entry)
+            self.store.save(entry.id, entry.game, entry.status, entry.elapsed)
         except BaseException:
             # The store refused the change: forget the live copy so the next request reloads
-            # the last committed state instead of serving a move that was never saved.
+            # the last committed state instead of serving a change that was never saved.
             self._cache.pop(entry.id, None)
             raise
-        return entry
 
 
 def payload(entry: Entry, move: str | None = None) -> dict[str, Any]:

@@ -7,18 +7,33 @@ import socket
 import sys
 import threading
 import webbrowser
+from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlencode
 
 from kabale.core.errors import KabaleError
 from kabale.core.game import Game
 from kabale.core.variants import parse_variant
 from kabale.storage.db import default_db_path
+from kabale.storage.lock import ServerLock
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
 
 HOST = "127.0.0.1"
 
 
+def check_port(port: int | None) -> None:
+    """Raise KabaleError unless ``port`` is None or a port number (0: any free one)."""
+    if port is not None and (isinstance(port, bool) or not isinstance(port, int)
+                             or not 0 <= port <= 65535):
+        raise KabaleError(f"bad --port {port!r}: a port number 1..65535 (0: any free port)")
+
+
 def bind(port: int | None) -> socket.socket:
-    """A listening socket on 127.0.0.1:port, or on a free port if that one is taken or None."""
+    """A listening socket on 127.0.0.1:port, or on a free port if that one is taken or None
+    (or 0). A port outside 0..65535 raises KabaleError."""
+    check_port(port)
     # proto=IPPROTO_TCP matters: asyncio sets TCP_NODELAY on accepted sockets only then, and
     # without it every answer waits ~40 ms for a delayed ACK (Nagle).
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
@@ -51,20 +66,40 @@ def main(variant: str | None, seed: int | None, port: int | None, open_browser: 
          db: str | None) -> int:
     """Serve the web game until interrupted; returns the exit code.
 
-    A bad variant or seed raises KabaleError before anything starts.
+    A bad variant, seed or port, a database in use by another server, or one that cannot be
+    opened raises KabaleError before anything is served.
     """
-    import uvicorn
-
     from kabale.server.app import create_app
 
+    check_port(port)
     query = start_query(variant, seed)
     db_path = default_db_path(db)
-    app = create_app(str(db_path))
-    sock = bind(port)
-    url = f"http://{HOST}:{sock.getsockname()[1]}/{query}"
+    lock = ServerLock(db_path)
+    lock.acquire()  # one server per database: a second one names the first and stops
+    try:
+        app = create_app(str(db_path))
+        try:
+            for problem in app.state.games.store.problems:
+                print(f"kabale: warning: {problem}", file=sys.stderr, flush=True)
+            sock = bind(port)
+        except BaseException:
+            app.state.games.store.close()
+            raise
+        address = f"http://{HOST}:{sock.getsockname()[1]}/"
+        lock.announce(address)
+        _serve(app, sock, address + query, db_path, open_browser)
+    finally:
+        lock.release()
+    return 0
+
+
+def _serve(app: Starlette, sock: socket.socket, url: str, db_path: Path,
+           open_browser: bool) -> None:
+    """Run uvicorn on the listening socket until Ctrl+C; closes socket and store."""
+    import uvicorn
+
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
     server = uvicorn.Server(config)
-
     # The socket already listens, so the URL works as soon as it is printed.
     print(f"kabale is being served at {url}  (database {db_path}; Ctrl+C stops)", flush=True)
     if open_browser:
@@ -76,4 +111,3 @@ def main(variant: str | None, seed: int | None, port: int | None, open_browser: 
     finally:
         sock.close()
         app.state.games.store.close()
-    return 0

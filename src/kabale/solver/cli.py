@@ -3,21 +3,21 @@
     kabale solve VARIANT --seed N [--max-seconds S] [--max-nodes N] [--json]
     kabale solve [VARIANT] --deal FILE        (Solvitaire JSON; FILE '-' reads stdin)
 
-Without ``--json`` a solved deal prints as a game log (the deal id, then one move per line)
-that ``kabale play --text`` replays from a pipe; other verdicts print the deal id and a
-``;`` comment line, which the replayer skips.
+Without ``--json`` every verdict prints the deal id, then a ``;`` comment line with the
+status, positions and seconds (the replayer skips it); a solved deal then gives its line, one
+move per line, so the output is a game log that ``kabale play --text`` replays from a pipe.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from collections.abc import Callable
 from typing import Any
 
 from ..core import Game, KabaleError
-from ..core.notation import format_game_log
 from . import solve
 
 
@@ -33,25 +33,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
-def _infer_variant(data: object) -> str:
-    """The variant a Solvitaire deal without a named variant most likely is."""
-    piles = data.get("tableau piles") if isinstance(data, dict) else None
-    if not isinstance(piles, list):
-        raise KabaleError("a Solvitaire deal is a JSON object with a 'tableau piles' list")
-    if len(piles) == 10:
-        suits = {str(c)[-1].upper() for p in piles if isinstance(p, list) for c in p}
-        return f"spider:suits={len(suits) if len(suits) in (1, 2) else 4}"
-    return "klondike:decks=2" if len(piles) == 9 else "klondike"
-
-
-DealReader = Callable[[str, dict[str, Any]], Game]
+DealReader = Callable[[str | None, Any], Game]
 
 
 def load_game(args: argparse.Namespace, read_deal: DealReader | None = None) -> Game:
     """The game the arguments name; KabaleError (one line) when they do not name one.
 
-    ``read_deal`` turns a variant and a Solvitaire object into a Game; the solver room may
-    import only core, so the caller (kabale.cli) passes ``storage.solvitaire.from_solvitaire``.
+    ``read_deal`` turns a variant (None: the deal's own) and a Solvitaire object into a
+    Game; the solver room may import only core, so the caller (kabale.cli) passes
+    ``storage.solvitaire.from_solvitaire``.
     """
     if args.deal is not None:
         if read_deal is None:
@@ -68,9 +58,16 @@ def load_game(args: argparse.Namespace, read_deal: DealReader | None = None) -> 
             data = json.loads(text)
         except OSError as error:
             raise KabaleError(f"cannot read --deal {args.deal!r}: {error.strerror}") from None
-        except json.JSONDecodeError as error:
+        except UnicodeDecodeError:
+            raise KabaleError(f"--deal {args.deal!r} is not UTF-8 text") from None
+        except RecursionError:
+            raise KabaleError(f"--deal {args.deal!r} is JSON nested too deeply") from None
+        except ValueError as error:  # JSONDecodeError, or a number of thousands of digits
             raise KabaleError(f"--deal {args.deal!r} is not JSON: {error}") from None
-        return read_deal(args.variant or _infer_variant(data), data)
+        try:
+            return read_deal(args.variant, data)
+        except KabaleError as error:
+            raise KabaleError(f"--deal {args.deal!r}: {error}") from None
     if args.variant is None:
         raise KabaleError("solve needs a VARIANT and --seed N, or --deal FILE")
     if args.seed is None:
@@ -82,16 +79,16 @@ def main(args: argparse.Namespace, read_deal: DealReader | None = None) -> int:
     """Run ``kabale solve``; returns the exit status (0 for every verdict). ``read_deal``
     reads ``--deal`` files (see :func:`load_game`)."""
     game = load_game(args, read_deal)
-    if args.max_seconds is not None and args.max_seconds <= 0:
-        raise KabaleError(f"bad --max-seconds {args.max_seconds!r}: a positive number")
+    seconds = args.max_seconds
+    if seconds is not None and not (math.isfinite(seconds) and seconds > 0):
+        raise KabaleError(f"bad --max-seconds {seconds!r}: a positive finite number of seconds")
     result = solve(game, max_seconds=args.max_seconds, max_nodes=args.max_nodes,
                    max_memory_mb=args.max_memory_mb)
     if args.json:
         print(json.dumps(result.to_dict(game.deal_id)))
     else:
-        if result.status == "solved":
-            print(format_game_log(game.deal_id, result.moves), end="")
-        else:
-            print(f"{game.deal_id}\n; {result.status} after {result.nodes} positions, "
+        line = f" in {len(result.moves)} moves" if result.status == "solved" else ""
+        status = (f"; {result.status}{line} after {result.nodes} positions, "
                   f"{result.seconds:.3f} s")
+        print("\n".join([game.deal_id, status, *result.moves]))  # a game log with a comment
     return 0

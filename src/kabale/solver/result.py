@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 
@@ -32,9 +33,12 @@ class Result:
 
 
 def _check_limits(max_seconds: float | None, max_nodes: int | None, max_memory_mb: int) -> None:
+    # nan compares false with everything, so "<= 0" alone let it through as no limit at all.
     if max_seconds is not None and (isinstance(max_seconds, bool) or
-                                    not isinstance(max_seconds, int | float) or max_seconds <= 0):
-        raise KabaleError(f"bad max_seconds {max_seconds!r}: a positive number or None")
+                                    not isinstance(max_seconds, int | float) or
+                                    not math.isfinite(max_seconds) or max_seconds <= 0):
+        raise KabaleError(f"bad max_seconds {max_seconds!r}: a positive finite number of "
+                          "seconds, or None for no time limit")
     if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int)
                                   or max_nodes <= 0):
         raise KabaleError(f"bad max_nodes {max_nodes!r}: a positive integer or None")

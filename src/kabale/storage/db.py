@@ -7,6 +7,12 @@ flight. Saved games are stored as ``Game.to_json()`` text and read back with
 
 Default location: ``platformdirs.user_data_dir("kabale")/kabale.db``, overridden by an explicit
 path or the ``KABALE_DB`` environment variable (see :func:`default_db_path`).
+
+A database SQLite cannot read raises :class:`StorageError` (a KabaleError naming the file and
+the problem) from the method that met it, so a damaged page costs the requests that touch it
+and nothing else. What opening finds wrong (an existing file of 0 bytes, pages that SQLite's
+quick check finds damaged) is listed, one line each, in ``GameStore.problems`` for the caller
+to show.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kabale.core.errors import InvalidSaveError, KabaleError
+from kabale.core.errors import InvalidSaveError, KabaleError, quoted
 from kabale.core.game import Game
 
 SCHEMA_VERSION = 1
@@ -51,6 +57,10 @@ class GameNotFoundError(KabaleError):
     """No stored game has the requested id."""
 
 
+class StorageError(KabaleError):
+    """The database file cannot be read or written (damaged, locked, read-only, gone)."""
+
+
 @dataclass(slots=True)
 class StoredGame:
     """A game row read back: the live Game plus its bookkeeping."""
@@ -75,13 +85,35 @@ def default_db_path(explicit: str | os.PathLike[str] | None = None) -> Path:
     return Path(platformdirs.user_data_dir("kabale")) / "kabale.db"
 
 
+def make_folder_for(path: Path) -> None:
+    """Create the folder that is to hold the database file ``path``; KabaleError naming the
+    path when that cannot be done (a file in the way, no permission)."""
+    for folder in [path.parent, *path.parent.parents]:
+        if folder.exists():
+            if not folder.is_dir():
+                raise KabaleError(f"cannot open game database {str(path)!r}: "
+                                  f"{str(folder)!r} is a file, not a folder")
+            break
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise KabaleError(f"cannot open game database {str(path)!r}: "
+                          f"{exc.strerror or exc}") from None
+
+
 class GameStore:
     """Games and statistics in one SQLite file. Safe to share between threads."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
-        if str(self.path) != ":memory:":
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.problems: list[str] = []
+        memory = str(self.path) == ":memory:"
+        if not memory:
+            make_folder_for(self.path)
+            if self.path.is_file() and self.path.stat().st_size == 0:
+                self.problems.append(
+                    f"the game database {str(self.path)!r} was an empty file (0 bytes): it "
+                    "held no games or statistics; a new database starts in it")
         try:
             self._conn = sqlite3.connect(
                 str(self.path), check_same_thread=False, isolation_level=None, timeout=10.0
@@ -94,6 +126,22 @@ class GameStore:
         except sqlite3.DatabaseError as exc:
             raise KabaleError(f"cannot open game database {str(self.path)!r}: {exc}") from None
         self._lock = threading.Lock()
+        if not memory:
+            self._check_pages()
+
+    def _check_pages(self) -> None:
+        """Note what SQLite's quick check finds wrong (it reads every page once)."""
+        try:
+            with self._lock:
+                found = [row[0] for row in self._conn.execute("PRAGMA quick_check(5)")]
+        except sqlite3.DatabaseError as exc:
+            found = [str(exc)]
+        if found != ["ok"]:
+            detail = " ".join("; ".join(found).split())  # one line
+            self.problems.append(
+                f"the game database {str(self.path)!r} is damaged ({detail}): games "
+                "and statistics on the damaged pages cannot be read, the rest still work "
+                "(sqlite3's .recover command may save more)")
 
     def close(self) -> None:
         """Close the connection; the store is unusable afterwards."""
@@ -101,15 +149,29 @@ class GameStore:
             self._conn.close()
 
     @contextmanager
-    def _tx(self) -> Iterator[sqlite3.Connection]:
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        """The connection under the lock; SQLite's errors become StorageError."""
         with self._lock:
-            self._conn.execute("BEGIN IMMEDIATE")
             try:
                 yield self._conn
+            except sqlite3.DatabaseError as exc:
+                raise self._error(exc) from None
+
+    def _error(self, exc: sqlite3.DatabaseError) -> StorageError:
+        what = "is damaged" if "malformed" in str(exc) else "cannot be used"
+        return StorageError(f"the game database {str(self.path)!r} {what}: {exc}")
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        with self._reading() as conn:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
             except BaseException:
-                self._conn.execute("ROLLBACK")
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
                 raise
-            self._conn.execute("COMMIT")
+            conn.execute("COMMIT")
 
     # -- games ---------------------------------------------------------------------------
 
@@ -143,18 +205,14 @@ class GameStore:
 
     def load(self, game_id: str) -> StoredGame:
         """Read a game back. Unknown id: GameNotFoundError; damaged save: InvalidSaveError."""
-        with self._lock:
-            row = self._conn.execute("SELECT * FROM games WHERE id=?", (game_id,)).fetchone()
+        with self._reading() as conn:
+            row = conn.execute("SELECT * FROM games WHERE id=?", (game_id,)).fetchone()
         if row is None:
-            raise GameNotFoundError(f"no game with id {game_id!r}")
+            raise GameNotFoundError(f"no game with id {quoted(game_id)}")
         try:
             game = Game.from_json(row["save"])
         except InvalidSaveError as exc:
             raise InvalidSaveError(f"saved game {game_id!r} is damaged: {exc}") from None
-        except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
-            raise InvalidSaveError(
-                f"saved game {game_id!r} is damaged: {type(exc).__name__}: {exc}"
-            ) from None
         return StoredGame(row["id"], game, row["status"], row["started"], row["finished"],
                           row["elapsed"])
 
@@ -167,16 +225,16 @@ class GameStore:
             sql += " WHERE status=?"
             args = (status,)
         sql += " ORDER BY updated DESC LIMIT ?"
-        with self._lock:
-            rows = self._conn.execute(sql, (*args, int(limit))).fetchall()
+        with self._reading() as conn:
+            rows = conn.execute(sql, (*args, int(limit))).fetchall()
         return [dict(row) for row in rows]
 
     # -- statistics ----------------------------------------------------------------------
 
     def variants_played(self) -> list[str]:
         """Every variant with at least one finished game, most played first."""
-        with self._lock:
-            rows = self._conn.execute(
+        with self._reading() as conn:
+            rows = conn.execute(
                 "SELECT variant FROM games WHERE status IN ('won', 'lost')"
                 " GROUP BY variant ORDER BY COUNT(*) DESC, variant"
             ).fetchall()
@@ -184,8 +242,8 @@ class GameStore:
 
     def stats(self, variant: str) -> dict[str, Any]:
         """Statistics of one variant (canonical string) over its finished games."""
-        with self._lock:
-            rows = self._conn.execute(
+        with self._reading() as conn:
+            rows = conn.execute(
                 "SELECT deal_id, status, finished, score, moves, elapsed FROM games"
                 " WHERE variant=? AND status IN ('won', 'lost') ORDER BY finished, rowid",
                 (variant,),

@@ -12,6 +12,11 @@ Layout of the object (every pile bottom card first, top card last):
   order f1..f4 = S H D C (f5..f8 again in Double Klondike), Ace first. Spider family: the
   removed runs, each written Ace first as Solvitaire builds its foundations.
 
+- ``"kabale variant"``: kabale's own key (Solvitaire reads the keys it knows and ignores
+  the rest), the variant the deal is of, e.g. ``"klondike:draw=3"``: a Klondike deal of draw 3
+  and one of draw 1 hold the same cards, so without it the variant must be given by the
+  reader, or is guessed from the piles (:func:`infer_variant`).
+
 Cards are rank ``A 2 .. 10 J Q K`` (``T`` is accepted when reading) and suit ``C D H S``.
 The pass count of a Klondike game is not part of the format (a position read back starts
 with no pass used).
@@ -24,6 +29,10 @@ from typing import Any
 
 from ..core import Card, Game, InvalidDealError, NotationError, State, Variant, parse_variant
 from ..core.cards import card_of
+from ..core.errors import quoted
+
+VARIANT_KEY = "kabale variant"
+KEYS = ("tableau piles", "stock", "waste", "foundations", VARIANT_KEY)
 
 _RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13, "T": 10}
 _RANK_TEXT = {1: "A", 11: "J", 12: "Q", 13: "K"}
@@ -37,13 +46,15 @@ def card_text(card: Card, face_up: bool = True) -> str:
 
 def parse_card(text: object) -> tuple[Card, bool]:
     """(card, face_up) of a Solvitaire card text; InvalidDealError naming the text if bad."""
-    if not isinstance(text, str) or len(text.strip()) < 2:
-        raise InvalidDealError(f"not a Solvitaire card: {text!r} (e.g. 'AS', '10h', 'KD')")
+    if not isinstance(text, str) or not 2 <= len(text.strip()) <= 3:
+        raise InvalidDealError(f"not a Solvitaire card: {quoted(text)} (e.g. 'AS', '10h', 'KD')")
     text = text.strip()
     rank_text, suit = text[:-1].upper(), text[-1]
-    rank = _RANKS.get(rank_text) or (int(rank_text) if rank_text.isdigit() else 0)
-    if not 1 <= rank <= 13 or suit.upper() not in "SHDC":
-        raise InvalidDealError(f"not a Solvitaire card: {text!r} (e.g. 'AS', '10h', 'KD')")
+    # isdigit() alone takes '³' and '١', which int() refuses or reads as digits
+    number = int(rank_text) if rank_text.isascii() and rank_text.isdigit() else 0
+    rank = _RANKS.get(rank_text) or number
+    if not 1 <= rank <= 13 or not suit.isascii() or suit.upper() not in "SHDC":
+        raise InvalidDealError(f"not a Solvitaire card: {quoted(text)} (e.g. 'AS', '10h', 'KD')")
     return card_of(rank, "SHDC".index(suit.upper())), suit.isupper()
 
 
@@ -51,6 +62,7 @@ def to_solvitaire(game: Game) -> dict[str, Any]:
     """The game's current true position as a Solvitaire JSON object."""
     state = game.state
     data: dict[str, Any] = {
+        VARIANT_KEY: str(game.variant),
         "tableau piles": [
             [card_text(card, index >= down) for index, card in enumerate(pile)]
             for pile, down in zip(state.columns, state.down, strict=True)
@@ -98,21 +110,55 @@ def _deck_of_deal(variant: Variant, columns: list[list[Card]], stock: list[Card]
     return deck + list(reversed(stock))
 
 
-def from_solvitaire(variant: str | Variant, data: dict[str, Any]) -> Game:
-    """A game of ``variant`` in the position a Solvitaire object describes.
+def infer_variant(data: object) -> str:
+    """The variant a Solvitaire deal without ``"kabale variant"`` most likely is: Spider by
+    its 10 columns (suits counted), Double Klondike by 9, else Klondike (draw 1)."""
+    piles = data.get("tableau piles") if isinstance(data, dict) else None
+    if not isinstance(piles, list):
+        raise InvalidDealError("a Solvitaire deal is a JSON object with a 'tableau piles' list")
+    if len(piles) == 10:
+        suits = {str(c)[-1:].upper() for p in piles if isinstance(p, list) for c in p}
+        return f"spider:suits={len(suits) if len(suits) in (1, 2) else 4}"
+    return "klondike:decks=2" if len(piles) == 9 else "klondike"
+
+
+def deal_variant(variant: str | Variant | None, data: object) -> Variant:
+    """The variant of a Solvitaire deal: ``variant`` if given (it must agree with the deal's
+    ``"kabale variant"`` when that is there), else the deal's own, else inferred.
+    InvalidDealError names a mismatch."""
+    declared = data.get(VARIANT_KEY) if isinstance(data, dict) else None
+    if declared is not None:
+        if not isinstance(declared, str):
+            raise InvalidDealError(f"{VARIANT_KEY!r} must be a variant string like "
+                                   f"'klondike:draw=3', not {quoted(declared)}")
+        try:
+            own = parse_variant(declared)
+        except NotationError as error:
+            raise InvalidDealError(f"the deal's {VARIANT_KEY!r}: {error}") from None
+        if variant is not None and parse_variant(variant) != own:
+            raise InvalidDealError(f"the deal is of {str(own)!r} (its {VARIANT_KEY!r}), not "
+                                   f"of {str(parse_variant(variant))!r}; give {str(own)!r} "
+                                   "or no variant")
+        return own
+    return parse_variant(variant if variant is not None else infer_variant(data))
+
+
+def from_solvitaire(variant: str | Variant | None, data: dict[str, Any]) -> Game:
+    """A game in the position a Solvitaire object describes, of ``variant`` (None: the
+    deal's ``"kabale variant"``, or a guess from its piles; see :func:`deal_variant`).
 
     A fresh deal (the variant's deal shape, no waste or foundations, face-down marks absent or
     exactly the deal's) becomes ``Game.from_deck`` so its deal id replays it; any other
     position becomes ``Game.from_position``. Raises InvalidDealError (a KabaleError) naming
     what is wrong; nothing is created then.
     """
-    parsed = parse_variant(variant)
     if not isinstance(data, dict) or "tableau piles" not in data:
         raise InvalidDealError("a Solvitaire deal is a JSON object with a 'tableau piles' list")
-    unknown = set(data) - {"tableau piles", "stock", "waste", "foundations"}
+    parsed = deal_variant(variant, data)
+    unknown = set(data) - set(KEYS)
     if unknown:
-        raise InvalidDealError(f"unsupported Solvitaire keys {sorted(unknown)}; valid: "
-                               "'tableau piles', 'stock', 'waste', 'foundations'")
+        raise InvalidDealError(f"unsupported Solvitaire keys {quoted(sorted(unknown))}; valid: "
+                               f"{', '.join(repr(key) for key in KEYS)}")
     marked = _piles(data, "tableau piles")
     columns = [[card for card, _ in pile] for pile in marked]
     stock = _pile(data, "stock")
@@ -162,14 +208,16 @@ def dumps(game: Game) -> str:
     return json.dumps(to_solvitaire(game))
 
 
-def loads(variant: str | Variant, text: str) -> Game:
+def loads(variant: str | Variant | None, text: str) -> Game:
     """``from_solvitaire`` from JSON text; bad JSON raises InvalidDealError."""
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, TypeError) as error:
+    except RecursionError:
+        raise InvalidDealError("not Solvitaire JSON: nested too deeply") from None
+    except (ValueError, TypeError) as error:
         raise InvalidDealError(f"not Solvitaire JSON: {error}") from None
     return from_solvitaire(variant, data)
 
 
-__all__ = ["card_text", "dumps", "from_solvitaire", "loads", "parse_card", "to_solvitaire",
-           "NotationError"]
+__all__ = ["VARIANT_KEY", "card_text", "deal_variant", "dumps", "from_solvitaire",
+           "infer_variant", "loads", "parse_card", "to_solvitaire", "NotationError"]

@@ -10,9 +10,9 @@ export class ApiError extends Error {
 
 async function call(method, path, body) {
   const init = { method, headers: {} };
-  if (body !== undefined) {
+  if (method === "POST") {  // the server takes only JSON posts (DESIGN.md 3c)
     init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
+    init.body = JSON.stringify(body === undefined ? {} : body);
   }
   let res;
   try {
@@ -33,6 +33,7 @@ export const api = {
   undo: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/undo`),
   redo: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/redo`),
   resign: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/resign`),
+  reveal: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/reveal`),
   variants: () => call("GET", "/api/variants"),
   stats: (variant) => call("GET", `/api/stats${variant ? `?variant=${encodeURIComponent(variant)}` : ""}`),
 };

@@ -43,10 +43,22 @@ function show(body, { animate = true } = {}) {
   checkEnd();
 }
 
+/** A deal id for reading: a long number or deck cut short (as kabale.core.observe does). */
+function shortDeal(dealId) {
+  const at = dealId.lastIndexOf("#");
+  return dealId.length - at - 1 > 12 ? `${dealId.slice(0, at + 9)}…` : dealId;
+}
+
+/** The deal as people read it: its id, or "variant#?" while the deal is secret. */
+function dealName(obs) {
+  return obs.deal_id ? shortDeal(obs.deal_id) : `${obs.variant}#?`;
+}
+
 function updateHud() {
   const { observation: obs, status } = S.body;
   $("variant-name").textContent = obs.variant;
-  $("deal-id").textContent = obs.deal_id;
+  $("deal-id").textContent = obs.deal_id ? shortDeal(obs.deal_id) : "?";
+  $("deal-id").title = obs.deal_id || "";
   $("score").textContent = String(obs.score);
   $("moves").textContent = String(obs.moves_made);
   $("btn-undo").disabled = !S.body.can_undo;
@@ -67,7 +79,8 @@ function tick() {
 
 function remember() {
   const { id, observation: obs } = S.body;
-  const url = `?deal=${encodeURIComponent(obs.deal_id)}&game=${encodeURIComponent(id)}`;
+  const deal = obs.deal_id ? `deal=${encodeURIComponent(obs.deal_id)}&` : "";
+  const url = `?${deal}game=${encodeURIComponent(id)}`;
   if (location.search !== url) history.replaceState(null, "", url);
   localStorage.setItem("kabale.game", id);
   localStorage.setItem("kabale.variant", obs.variant);
@@ -116,7 +129,7 @@ function newGame(spec) {
       S.autoOff = false;
       stopAuto(false);
       show(body, { animate: false });
-      echo(`New game: ${body.observation.deal_id}`);
+      echo(`New game: ${dealName(body.observation)}`);
     } catch (err) {
       echo(err.message, true);
       if (!S.body) await api.newGame({ variant: "klondike" }).then((b) => show(b));
@@ -299,7 +312,12 @@ function dealFromDialog(e) {
 }
 
 async function openStats() {
-  await showStats($("stats-box"), S.body ? S.body.observation.variant : null);
+  try {
+    await showStats($("stats-box"), S.body ? S.body.observation.variant : null);
+  } catch (err) {
+    echo(err.message, true);  // e.g. a damaged database: the server says what is wrong
+    return;
+  }
   $("dlg-stats").showModal();
 }
 
@@ -317,7 +335,41 @@ function saveSettings() {
   tick();
 }
 
+// What "Copy link" asks before it reveals a secret deal (DESIGN.md 3b), in the page's
+// languages; the rest of the page's strings are still written in English where they are used.
+const REVEAL_QUESTION = {
+  en: "The link names this deal's number, and with it anyone can know every face-down card."
+    + " Copying it shows the number here too, for the rest of this game. Copy the link?",
+  da: "Linket nævner spillets nummer, og med det kan enhver kende alle de skjulte kort."
+    + " Kopierer du det, vises nummeret også her resten af spillet. Kopiér linket?",
+  nb: "Lenken oppgir spillets nummer, og med det kan hvem som helst kjenne alle de skjulte"
+    + " kortene. Kopierer du den, vises nummeret også her resten av spillet. Kopiere lenken?",
+};
+
+/** The page's language: its <html lang> ("en" in index.html until the page's translations
+ * set it), else the browser's. */
+function language() {
+  const tag = (document.documentElement.lang || navigator.language || "en").toLowerCase();
+  if (tag.startsWith("da")) return "da";
+  return /^(nb|nn|no)\b/.test(tag) ? "nb" : "en";
+}
+
+/** Reveal a secret deal (asking first; the server records it), then copy its link. */
 async function copyLink() {
+  if (!S.body) return;
+  if (!S.body.observation.deal_id) {
+    if (!window.confirm(REVEAL_QUESTION[language()])) return;
+    const shown = await enqueue(async () => {
+      try {
+        show(await api.reveal(S.body.id), { animate: false });
+        return true;
+      } catch (err) {
+        echo(err.message, true);
+        return false;
+      }
+    });
+    if (!shown) return;
+  }
   const link = `${location.origin}/?deal=${encodeURIComponent(S.body.observation.deal_id)}`;
   try {
     await navigator.clipboard.writeText(link);
@@ -362,7 +414,7 @@ async function boot() {
   }
   if (body) {
     show(body, { animate: false });
-    echo(`Resumed ${body.observation.deal_id} after ${body.observation.moves_made} moves.`);
+    echo(`Resumed ${dealName(body.observation)} after ${body.observation.moves_made} moves.`);
   } else if (deal) {
     await newGame({ deal_id: deal });
   } else {
