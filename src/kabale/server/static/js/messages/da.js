@@ -1,0 +1,2 @@
+import en from "./en.js";
+export default { ...en, "lang.name": "da" };
