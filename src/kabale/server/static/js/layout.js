@@ -14,9 +14,9 @@ const SIDE_BONUS = 1.06;   // "side" must win clearly: "top" is the layout playe
 
 /** The corner index of a card `cw` wide: font size, padding, arrangement and the strip
  *  (from the card's top edge) that must stay visible for rank and suit to show. */
-export function indexMetrics(cw, large = false) {
-  let font = large ? Math.max(cw * 0.3, 15) : Math.max(cw * 0.22, 11);
-  font = Math.min(font, cw * (large ? 0.5 : 0.42));
+export function indexMetrics(cw, large = false, minFont = large ? 15 : 11) {
+  let font = large ? Math.max(cw * 0.34, minFont) : Math.max(cw * 0.22, minFont);
+  font = Math.min(font, cw * (large ? 0.52 : 0.42));
   const pad = Math.max(1.5, cw * 0.045);
   const inline = pad + 2.15 * font <= cw * 0.97;   // "10" and its suit side by side
   if (!inline) font = Math.min(font, (cw - 2 * pad) / 1.3);
@@ -123,8 +123,8 @@ function foundationRow(f, g, right, room, y) {
   }));
 }
 
-function topArrangement(obs, f, W, H, cw, large) {
-  const g = { cw, ch: cw * ASPECT, gap: gapFor(cw), m: indexMetrics(cw, large) };
+function topArrangement(obs, f, W, H, cw, large, minFont) {
+  const g = { cw, ch: cw * ASPECT, gap: gapFor(cw), m: indexMetrics(cw, large, minFont) };
   const pad = g.gap;
   const span = f.ncols * cw + (f.ncols - 1) * g.gap;
   if (span + 2 * pad > W) return null;
@@ -183,8 +183,8 @@ function sideFoundations(f, g, x0, H) {
   return null;
 }
 
-function sideArrangement(obs, f, W, H, cw, large) {
-  const g = { cw, ch: cw * ASPECT, gap: gapFor(cw), m: indexMetrics(cw, large) };
+function sideArrangement(obs, f, W, H, cw, large, minFont) {
+  const g = { cw, ch: cw * ASPECT, gap: gapFor(cw), m: indexMetrics(cw, large, minFont) };
   const pad = g.gap;
   const fanY = g.m.strip + 1;
   const stock = { x: pad, y: pad, w: cw, dx: 0, dy: f.klondike ? 0 : Math.min(5, g.ch * 0.05) };
@@ -238,16 +238,29 @@ function mirror(L) {
   return L;
 }
 
-/** The whole layout for `obs` in a table of `width` x `height` pixels. */
+function best(obs, f, width, height, large, minFont) {
+  const hi = Math.min(MAX_CW, width / f.ncols);
+  const top = largest((cw) => topArrangement(obs, f, width, height, cw, large, minFont), 8, hi);
+  const side = largest((cw) => sideArrangement(obs, f, width, height, cw, large, minFont), 8, hi);
+  if (side && (!top || side.cw > top.cw * SIDE_BONUS)) return side;
+  return top;
+}
+
+/** The whole layout for `obs` in a table of `width` x `height` pixels. Long columns in a short
+ *  window first lower the minimum index font, then give up large print, before the cards
+ *  become so small that the index would take them over. */
 export function layout(obs, width, height, { large = false, leftHanded = false } = {}) {
   const f = facts(obs);
-  const hi = Math.min(MAX_CW, width / f.ncols);
-  const top = largest((cw) => topArrangement(obs, f, width, height, cw, large), 8, hi);
-  const side = largest((cw) => sideArrangement(obs, f, width, height, cw, large), 8, hi);
-  let L = top;
-  if (side && (!top || side.cw > top.cw * SIDE_BONUS)) L = side;
+  const tries = [[large, large ? 15 : 11], [large, large ? 12 : 9]];
+  if (large) tries.push([false, 11], [false, 9]);
+  let L = null;
+  for (const [big, minFont] of tries) {
+    const found = best(obs, f, width, height, big, minFont);
+    if (found && (!L || found.cw > L.cw)) L = found;
+    if (L && L.cw >= 3.6 * minFont) break;
+  }
   if (!L) {  // a window too small for any card size: the smallest cards, overflowing
-    L = topArrangement(obs, f, Math.max(width, f.ncols * 12), 1e6, 8, large);
+    L = topArrangement(obs, f, Math.max(width, f.ncols * 12), 1e6, 8, false, 9);
   }
   L.facts = f;
   return leftHanded ? mirror(L) : L;

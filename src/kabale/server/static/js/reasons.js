@@ -73,7 +73,7 @@ function columnReason(obs, head, target) {
   if (r === 12) return t("reason.king_space");
   const next = RANKS[r + 1];
   const needs = klondike
-    ? t("a_colour_rank", { colour: t(red(head) ? "colour.black" : "colour.red"), rank: t(`rank.${next}`) })
+    ? t("a_colour_rank", { colour: t(red(head) ? "colour.black" : "colour.red"), rank: t(`rank_noun.${next}`) })
     : t(`a_rank.${next}`);
   return cap(t(klondike ? "reason.needs_colour" : "reason.needs_rank", { card: cardName(head), needs }));
 }

@@ -74,6 +74,10 @@ export default {
   "a_rank.5": "a five", "a_rank.6": "a six", "a_rank.7": "a seven", "a_rank.8": "an eight",
   "a_rank.9": "a nine", "a_rank.T": "a ten", "a_rank.J": "a jack", "a_rank.Q": "a queen",
   "a_rank.K": "a king",
+  "rank_noun.A": "ace", "rank_noun.2": "two", "rank_noun.3": "three", "rank_noun.4": "four",
+  "rank_noun.5": "five", "rank_noun.6": "six", "rank_noun.7": "seven", "rank_noun.8": "eight",
+  "rank_noun.9": "nine", "rank_noun.T": "ten", "rank_noun.J": "jack", "rank_noun.Q": "queen",
+  "rank_noun.K": "king",
   "suit.S": "spades", "suit.H": "hearts", "suit.D": "diamonds", "suit.C": "clubs",
   "card": "{rank} of {suit}",
   "colour.red": "red", "colour.black": "black",
@@ -136,6 +140,7 @@ export default {
   "reason.not_allowed": "That move is not allowed.",
   "reason.server": "The server refused: {reason}",
   "reason.offline": "The kabale server does not answer. Is it still running?",
+  "reason.bad_deal": "The link's deal “{deal}” is not one kabale can deal.",
 
   "banner.won": "You won! Score {score}, {moves} moves, time {time}.",
   "banner.won_vegas": "You won! {money}, {moves} moves, time {time}.",
