@@ -16,7 +16,8 @@ GEOMETRY_JS = """() => {
   for (const c of cards) {
     const r = box(c);
     if (r.left < -0.5 || r.top < -0.5 || r.right > W + 0.5 || r.bottom > H + 0.5) {
-      outside.push(`${c.dataset.pile}/${c.dataset.index} ${r.left|0},${r.top|0},${r.right|0},${r.bottom|0}`);
+      outside.push(`${c.dataset.pile}/${c.dataset.index} at ${r.left|0},${r.top|0}`
+                   + ` to ${r.right|0},${r.bottom|0}`);
     }
   }
   // A fanned card shows its rank and suit when no later card of its pile covers them.
@@ -35,7 +36,9 @@ GEOMETRY_JS = """() => {
       const own = box(c);
       for (const p of parts) {
         if (p.width < 2 || p.height < 2 || p.left < own.left - 0.5 || p.right > own.right + 0.5
-            || p.top < own.top - 0.5 || p.bottom > own.bottom + 0.5) hidden.push(`${pile}/${c.dataset.index} index outside its card`);
+            || p.top < own.top - 0.5 || p.bottom > own.bottom + 0.5) {
+          hidden.push(`${pile}/${c.dataset.index} index outside its card`);
+        }
       }
       for (const o of all) {
         if (Number(o.style.zIndex) <= Number(c.style.zIndex)) continue;
@@ -43,7 +46,9 @@ GEOMETRY_JS = """() => {
         for (const p of parts) {
           const w = Math.min(p.right, q.right) - Math.max(p.left, q.left);
           const h = Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top);
-          if (w > 0.5 && h > 0.5) hidden.push(`${pile}/${c.dataset.index} ${c.dataset.code} under ${o.dataset.index}`);
+          if (w > 0.5 && h > 0.5) {
+            hidden.push(`${pile}/${c.dataset.index} ${c.dataset.code} under ${o.dataset.index}`);
+          }
         }
       }
       checked += 1;

@@ -75,6 +75,22 @@ def test_a_whole_move_by_keyboard_alone(server: LiveServer, browser: Browser, sh
     context.close()
 
 
+def test_a_move_in_notation_can_be_lit_for_hints(server: LiveServer, browser: Browser) -> None:
+    context, page = new_page(browser, 1366, 657)
+    open_game(page, f"{server.url}/?deal={DEAL}")
+    assert page.evaluate("window.kabale.highlight('9>9')") is None      # not a legal move
+    page.evaluate("window.__clear = window.kabale.highlight('5>6')")
+    assert page.eval_on_selector_all("#table .hint", "els => els.map(e => e.dataset.code)") == ["8H"]
+    assert page.eval_on_selector_all("#table .hint-target",
+                                     "els => els.map(e => e.dataset.code)") == ["9S"]
+    page.evaluate("window.__clear()")
+    assert page.locator("#table .hint, #table .hint-target").count() == 0
+    page.evaluate("window.kabale.highlight('7>f')")
+    assert page.eval_on_selector_all("#table .hint-target", "els => els.map(e => e.dataset.pile)") \
+        == ["f3"]                                                        # the diamonds foundation
+    context.close()
+
+
 def test_names_and_announcements_in_the_pages_language(server: LiveServer,
                                                        browser: Browser) -> None:
     context, page = new_page(browser, 1366, 657, {"lang": "da"})
