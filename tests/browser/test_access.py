@@ -79,15 +79,19 @@ def test_a_move_in_notation_can_be_lit_for_hints(server: LiveServer, browser: Br
     context, page = new_page(browser, 1366, 657)
     open_game(page, f"{server.url}/?deal={DEAL}")
     assert page.evaluate("window.kabale.highlight('9>9')") is None      # not a legal move
-    page.evaluate("window.__clear = window.kabale.highlight('5>6')")
-    assert page.eval_on_selector_all("#table .hint", "els => els.map(e => e.dataset.code)") == ["8H"]
-    assert page.eval_on_selector_all("#table .hint-target",
-                                     "els => els.map(e => e.dataset.code)") == ["9S"]
+    page.evaluate("() => { window.__clear = window.kabale.highlight('5>6'); }")
+    lit = "els => els.map(e => e.dataset.code)"
+    assert page.eval_on_selector_all("#table .hint", lit) == ["8H"]
+    assert page.eval_on_selector_all("#table .hint-target", lit) == ["9S"]
     page.evaluate("window.__clear()")
     assert page.locator("#table .hint, #table .hint-target").count() == 0
-    page.evaluate("window.kabale.highlight('7>f')")
-    assert page.eval_on_selector_all("#table .hint-target", "els => els.map(e => e.dataset.pile)") \
-        == ["f3"]                                                        # the diamonds foundation
+    page.evaluate("() => { window.kabale.highlight('7>f'); }")
+    piles = "els => els.map(e => e.dataset.pile)"
+    targets = page.eval_on_selector_all("#table .hint-target", piles)
+    assert targets == ["f3"]                                  # the diamonds foundation
+    page.set_viewport_size({"width": 1300, "height": 640})    # a redraw keeps the lit move
+    page.wait_for_function("document.getElementById('table').geometry.width === 1300")
+    assert page.locator("#table .hint-target").count() == 1
     context.close()
 
 

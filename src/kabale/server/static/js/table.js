@@ -330,6 +330,8 @@ export function render(table, obs, opts = {}) {
   build(table, obs, L, items);
   rove(table, keep);
   restoreFocus(table, keep);
+  if (table.lit && table.lit.obs !== obs) table.lit = null;   // a lit move is for one position
+  applyLit(table, obs);
   if (ms > 0 && (prev || deal)) {
     animate(prev || { items: [], stock: 0 }, items, obs.stock, L, ms, { prefer, deal });
   }
@@ -369,29 +371,44 @@ export function pileElements(table, pile) {
   return els.sort((a, b) => a.dataset.index - b.dataset.index);
 }
 
-/** Light a legal move given in notation ("3>7", "w>f", "d"): the card(s) it lifts and the pile
- *  it goes to get the classes "hint" and "hint-target". Returns a function that clears them,
- *  or null when `text` is not a legal move in `body`. */
+function applyLit(table, obs) {
+  const lit = table.lit;
+  if (!lit) return;
+  const light = (el, cls) => { if (el) el.classList.add(cls); };
+  const slotOf = (pile) => table.querySelector(`.slot[data-pile="${pile}"]`);
+  if (lit.source === "d") {
+    const els = pileElements(table, "d");
+    light(els[els.length - 1] || slotOf("d"), "hint");
+    return;
+  }
+  const els = pileElements(table, lit.source);
+  els.slice(-lit.count).forEach((el) => light(el, "hint"));
+  let target = lit.target;
+  if (target === "f") {
+    const code = els.length >= lit.count ? els[els.length - lit.count].dataset.code : null;
+    const f = code && foundationFor(obs, code);
+    target = f ? `f${f}` : "f1";
+  }
+  const onto = pileElements(table, target);
+  light(onto[onto.length - 1] || slotOf(target), "hint-target");
+}
+
+/** Light a legal move given in notation ("3>7", "w>f", "d"): the card(s) it lifts get the class
+ *  "hint" and the pile it goes to (its top card, or its empty slot) "hint-target", until the
+ *  returned function is called or the table shows another position (a redraw of the same
+ *  position, after a resize, keeps it). Returns null when `text` is not legal in `body`. */
 export function highlightMove(table, body, text) {
   const m = moveByText(body, text);
   if (!m) return null;
-  const obs = body.observation;
-  const lit = [];
-  const light = (el, cls) => { if (el) { el.classList.add(cls); lit.push([el, cls]); } };
-  if (m.source === "d") {
-    const els = pileElements(table, "d");
-    light(els[els.length - 1] || table.querySelector('.slot[data-pile="d"]'), "hint");
-  } else {
-    const els = pileElements(table, m.source);
-    els.slice(-m.count).forEach((el) => light(el, "hint"));
-    let target = m.target;
-    if (target === "f") {
-      const code = els.length ? els[els.length - m.count].dataset.code : null;
-      const f = code && foundationFor(obs, code);
-      target = f ? `f${f}` : "f1";
+  const clear = () => {
+    if (table.lit !== lit) return;
+    table.lit = null;
+    for (const el of table.querySelectorAll(".hint, .hint-target")) {
+      el.classList.remove("hint", "hint-target");
     }
-    const onto = pileElements(table, target);
-    light(onto[onto.length - 1] || table.querySelector(`.slot[data-pile="${target}"]`), "hint-target");
-  }
-  return () => lit.forEach(([el, cls]) => el.classList.remove(cls));
+  };
+  const lit = { source: m.source, count: m.count, target: m.target, obs: body.observation };
+  table.lit = lit;
+  applyLit(table, body.observation);
+  return clear;
 }
