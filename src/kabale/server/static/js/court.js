@@ -8,48 +8,49 @@ import { pip } from "./cards.js";
 const GOLD = "#d9a92e", GOLD_DARK = "#9a7414", SKIN = "#f5d6b4", INK = "#3b2a1e";
 
 function head(hair) {
-  return `<path d="M93 102h14v12H93z" fill="${SKIN}"/>`
+  return `<path d="M93 108h14v12H93z" fill="${SKIN}"/>`
     + hair
-    + `<ellipse cx="100" cy="88" rx="14" ry="16" fill="${SKIN}" stroke="${INK}" stroke-width="1.5"/>`
-    + `<circle cx="94.5" cy="86" r="1.8" fill="${INK}"/><circle cx="105.5" cy="86" r="1.8"`
-    + ` fill="${INK}"/><path d="M96 96q4 3 8 0" fill="none" stroke="${INK}" stroke-width="1.5"/>`;
+    + `<ellipse cx="100" cy="94" rx="17" ry="20" fill="${SKIN}" stroke="${INK}" stroke-width="1.5"/>`
+    + `<circle cx="93.5" cy="91" r="2" fill="${INK}"/><circle cx="106.5" cy="91" r="2"`
+    + ` fill="${INK}"/><path d="M100 93v5" stroke="${INK}" stroke-width="1.2"/>`
+    + `<path d="M95 103q5 3 10 0" fill="none" stroke="${INK}" stroke-width="1.5"/>`;
 }
 
 function robe(suit) {
-  return `<path d="M46 140c2-16 16-26 36-28h36c20 2 34 12 36 28z" fill="currentColor"/>`
-    + `<path d="M72 113q28 16 56 0v7q-28 16-56 0z" fill="${GOLD}" stroke="${GOLD_DARK}"`
+  return `<path d="M56 140c2-14 13-22 30-24h28c17 2 28 10 30 24z" fill="currentColor"/>`
+    + `<path d="M76 118q24 12 48 0v6q-24 12-48 0z" fill="${GOLD}" stroke="${GOLD_DARK}"`
     + ` stroke-width="1"/>`
-    + `<path d="M60 140 70 122M140 140 130 122" stroke="${GOLD}" stroke-width="3"/>`
-    + `<circle cx="100" cy="131" r="8" fill="#fffdf8"/>${pip(suit, 100, 131, 11)}`;
+    + `<path d="M66 140 74 126M134 140 126 126" stroke="${GOLD}" stroke-width="3"/>`
+    + `<circle cx="100" cy="133" r="7" fill="#fffdf8"/>${pip(suit, 100, 133, 10)}`;
 }
 
 const HEADWEAR = {
-  K: `<path d="M83 76 81 56l9 9 10-15 10 15 9-9-2 20z" fill="${GOLD}" stroke="${GOLD_DARK}"`
-    + ` stroke-width="1.5"/><circle cx="100" cy="66" r="2.6" fill="#c0182c"/>`
-    + `<circle cx="88" cy="70" r="2" fill="#1f4f8f"/><circle cx="112" cy="70" r="2" fill="#1f4f8f"/>`,
-  Q: `<path d="M86 76q14-18 28 0l-3-9-5 4-6-9-6 9-5-4z" fill="${GOLD}" stroke="${GOLD_DARK}"`
-    + ` stroke-width="1.5"/><circle cx="100" cy="63" r="2.6" fill="#1f4f8f"/>`,
-  J: `<path d="M84 78q-2-14 16-16 14 0 18 12l4 3H84z" fill="currentColor" stroke="${INK}"`
-    + ` stroke-width="1.2"/><path d="M116 70q10-16 22-14-8 4-18 16z" fill="${GOLD}"`
+  K: `<path d="M81 80 79 57l10 10 11-17 11 17 10-10-2 23z" fill="${GOLD}" stroke="${GOLD_DARK}"`
+    + ` stroke-width="1.5"/><circle cx="100" cy="68" r="3" fill="#c0182c"/>`
+    + `<circle cx="87" cy="73" r="2.2" fill="#1f4f8f"/><circle cx="113" cy="73" r="2.2" fill="#1f4f8f"/>`,
+  Q: `<path d="M84 81q16-19 32 0l-3-11-6 5-7-11-7 11-6-5z" fill="${GOLD}" stroke="${GOLD_DARK}"`
+    + ` stroke-width="1.5"/><circle cx="100" cy="66" r="3" fill="#1f4f8f"/>`,
+  J: `<path d="M82 82q-2-17 18-19 16 0 20 14l4 5H82z" fill="currentColor" stroke="${INK}"`
+    + ` stroke-width="1.2"/><path d="M117 72q11-17 24-15-9 4-20 17z" fill="${GOLD}"`
     + ` stroke="${GOLD_DARK}" stroke-width="1"/>`,
 };
 
 const HAIR = {
-  K: `<path d="M86 92q0 22 14 24 14-2 14-24-6 12-14 12t-14-12z" fill="#e9e4d8" stroke="${INK}"`
+  K: `<path d="M83 98q0 26 17 28 17-2 17-28-7 14-17 14t-17-14z" fill="#e9e4d8" stroke="${INK}"`
     + ` stroke-width="1"/>`,
-  Q: `<path d="M84 84q-4 26 6 32h20q10-6 6-32-16-10-32 0z" fill="#b5651d" stroke="${INK}"`
+  Q: `<path d="M80 90q-5 30 7 36h26q12-6 7-36-20-13-40 0z" fill="#b5651d" stroke="${INK}"`
     + ` stroke-width="1"/>`,
-  J: `<path d="M86 84q-2 14 4 18h20q6-4 4-18-14-6-28 0z" fill="#7a4a22" stroke="${INK}"`
+  J: `<path d="M82 90q-2 16 6 22h24q8-6 6-22-18-8-36 0z" fill="#7a4a22" stroke="${INK}"`
     + ` stroke-width="1"/>`,
 };
 
 const ATTRIBUTE = {
-  K: `<path d="M140 62v64" stroke="#8a8f99" stroke-width="4"/><path d="M132 118h16"`
-    + ` stroke="${GOLD_DARK}" stroke-width="4"/><circle cx="140" cy="60" r="3" fill="${GOLD}"/>`,
-  Q: `<path d="M62 128q2-20 0-34" stroke="#2f7d32" stroke-width="2.5" fill="none"/>`
-    + `<circle cx="62" cy="90" r="7" fill="#e86a92" stroke="${INK}" stroke-width="1"/>`
-    + `<circle cx="62" cy="90" r="2.5" fill="${GOLD}"/>`,
-  J: `<path d="M138 60v72" stroke="#7a4a22" stroke-width="3"/><path d="M138 60l10 8-10 6z"`
+  K: `<path d="M142 64v66" stroke="#8a8f99" stroke-width="4"/><path d="M134 122h16"`
+    + ` stroke="${GOLD_DARK}" stroke-width="4"/><circle cx="142" cy="62" r="3" fill="${GOLD}"/>`,
+  Q: `<path d="M60 132q2-22 0-36" stroke="#2f7d32" stroke-width="2.5" fill="none"/>`
+    + `<circle cx="60" cy="92" r="8" fill="#e86a92" stroke="${INK}" stroke-width="1"/>`
+    + `<circle cx="60" cy="92" r="3" fill="${GOLD}"/>`,
+  J: `<path d="M141 62v74" stroke="#7a4a22" stroke-width="3"/><path d="M141 62l11 8-11 7z"`
     + ` fill="#8a8f99" stroke="${INK}" stroke-width="1"/>`,
 };
 

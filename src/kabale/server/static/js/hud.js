@@ -14,6 +14,7 @@ const $ = (id) => document.getElementById(id);
 export function dealLabel(obs) {
   if (obs.deal_id) {
     const num = obs.deal_id.slice(obs.deal_id.lastIndexOf("#") + 1);
+    if (!/^\d+$/.test(num)) return { text: "", title: "" };   // a hand-made deal or position
     const text = num.length > 10 ? `${num.slice(0, 4)}…${num.slice(-4)}` : num;
     return { text: `#${text}`, title: t("hud.deal.number.title", { number: num }) };
   }

@@ -9,7 +9,7 @@ import { hud, tick } from "./hud.js";
 import { language, localize, money, pickLanguage, setLanguage, t } from "./i18n.js";
 import { enableKeyboard, focusEl } from "./keyboard.js";
 import { bestMove, familyOf, findMove, legalMoves, moveByText, parseMove } from "./moves.js";
-import { announceMove, liftedWords, variantName } from "./names.js";
+import { announceMove, familyName, liftedWords, variantName } from "./names.js";
 import { explain } from "./reasons.js";
 import { renderRules, rulesTabs, rulesUrl } from "./rules.js";
 import { animMs, applySettings, loadSettings, saveSettings } from "./settings.js";
@@ -393,7 +393,7 @@ async function openStats() {
 }
 
 function openRules(family = familyOf(S.body ? S.body.observation.variant : "klondike")) {
-  $("rules-title").textContent = `${t("rules.title")}: ${variantName(family)}`.split(t("name.sep"))[0];
+  $("rules-title").textContent = `${t("rules.title")}: ${familyName(family)}`;
   rulesTabs($("rules-nav"), family, openRules);
   renderRules($("rules-box"), family);
   $("rules-link").href = rulesUrl(family, language());
