@@ -6,7 +6,7 @@ import { ask, buildPicker, clock } from "./dialogs.js";
 import { bestTarget, enableDrag } from "./drag.js";
 import { bubble, hideBubble, say, toast } from "./feedback.js";
 import { hud, tick } from "./hud.js";
-import { language, localize, money, pickLanguage, setLanguage, t } from "./i18n.js";
+import { language, money, pickLanguage, setLanguage, t } from "./i18n.js";
 import { enableKeyboard, focusEl } from "./keyboard.js";
 import { bestMove, familyOf, findMove, legalMoves, moveByText, parseMove } from "./moves.js";
 import { announceMove, familyName, liftedWords, variantName } from "./names.js";
@@ -419,7 +419,7 @@ function saveFromDialog() {
   saveSettings(settings);
   applySettings(settings);
   const lang = pickLanguage(settings.lang);
-  if (lang !== language()) setLanguage(lang);
+  if (lang !== language()) useLanguage(lang);
   if (S.body) { refreshHud(); draw(); }
 }
 
@@ -501,10 +501,14 @@ function wire() {
   setInterval(() => { if (S.body) tick(S.body, settings, S.timerAt); }, 1000);
 }
 
+function useLanguage(lang) {
+  setLanguage(lang);
+  document.title = t("app.title");
+}
+
 async function boot() {
-  setLanguage(pickLanguage(settings.lang));
+  useLanguage(pickLanguage(settings.lang));
   applySettings(settings);
-  localize();
   wire();
   const q = new URLSearchParams(location.search);
   const deal = linkedDeal(q), variant = q.get("variant"), gid = q.get("game");

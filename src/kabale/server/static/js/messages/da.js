@@ -61,10 +61,7 @@ export default {
   "a11y.stock.spider.one": "Trækbunke, {n} omgang tilbage: Enter lægger en ny række ud",
   "a11y.stock.spider.other": "Trækbunke, {n} omgange tilbage: Enter lægger en ny række ud",
   "a11y.waste.empty": "Kastebunke, tom",
-  "a11y.foundation.empty": "{pile}, tom",
   "a11y.runs": "Fjernede sekvenser: {n} af {total}",
-  "a11y.stock_cards": "Trækbunke, næste kort først",
-  "a11y.held": "Taget op",
 
   "rank.A": "es", "rank.2": "to", "rank.3": "tre", "rank.4": "fire", "rank.5": "fem",
   "rank.6": "seks", "rank.7": "syv", "rank.8": "otte", "rank.9": "ni", "rank.T": "ti",
@@ -263,10 +260,8 @@ export default {
   "stats.result.won": "vundet",
   "stats.result.lost": "tabt",
   "stats.bar": "{result}: {score} point, {moves} træk, {time}",
-  "stats.reset_done": "Statistikken er nulstillet.",
 
   "rules.title": "Regler",
   "rules.choose": "Regler for",
-  "rules.controls": "Sådan spiller du her",
   ...rules,
 };

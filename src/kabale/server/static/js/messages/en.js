@@ -62,10 +62,7 @@ export default {
   "a11y.stock.spider.one": "Stock, {n} deal left: Enter deals a row",
   "a11y.stock.spider.other": "Stock, {n} deals left: Enter deals a row",
   "a11y.waste.empty": "Waste, empty",
-  "a11y.foundation.empty": "{pile}, empty",
   "a11y.runs": "Removed runs: {n} of {total}",
-  "a11y.stock_cards": "Stock, next card first",
-  "a11y.held": "Picked up",
 
   "rank.A": "ace", "rank.2": "two", "rank.3": "three", "rank.4": "four", "rank.5": "five",
   "rank.6": "six", "rank.7": "seven", "rank.8": "eight", "rank.9": "nine", "rank.T": "ten",
@@ -264,10 +261,8 @@ export default {
   "stats.result.won": "won",
   "stats.result.lost": "lost",
   "stats.bar": "{result}: score {score}, {moves} moves, {time}",
-  "stats.reset_done": "Statistics reset.",
 
   "rules.title": "Rules",
   "rules.choose": "Rules of",
-  "rules.controls": "Playing here",
   ...rules,
 };

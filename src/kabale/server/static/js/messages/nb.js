@@ -61,10 +61,7 @@ export default {
   "a11y.stock.spider.one": "Trekkbunke, {n} runde igjen: Enter legger ut en ny rad",
   "a11y.stock.spider.other": "Trekkbunke, {n} runder igjen: Enter legger ut en ny rad",
   "a11y.waste.empty": "Kastebunke, tom",
-  "a11y.foundation.empty": "{pile}, tom",
   "a11y.runs": "Fjernede rekker: {n} av {total}",
-  "a11y.stock_cards": "Trekkbunke, neste kort først",
-  "a11y.held": "Tatt opp",
 
   "rank.A": "ess", "rank.2": "to", "rank.3": "tre", "rank.4": "fire", "rank.5": "fem",
   "rank.6": "seks", "rank.7": "sju", "rank.8": "åtte", "rank.9": "ni", "rank.T": "ti",
@@ -263,10 +260,8 @@ export default {
   "stats.result.won": "vunnet",
   "stats.result.lost": "tapt",
   "stats.bar": "{result}: {score} poeng, {moves} trekk, {time}",
-  "stats.reset_done": "Statistikken er nullstilt.",
 
   "rules.title": "Regler",
   "rules.choose": "Regler for",
-  "rules.controls": "Slik spiller du her",
   ...rules,
 };
