@@ -84,7 +84,7 @@ def open_game(page: Page, url: str) -> None:
 
 def settle(page: Page) -> None:
     """Wait until no card is still flying (the animations have run out)."""
-    page.wait_for_function("document.getAnimations().every(a => a.playState !== 'running')")
+    page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")
 
 
 def body(page: Page) -> dict[str, Any]:

@@ -90,7 +90,7 @@ def test_a_move_in_notation_can_be_lit_for_hints(server: LiveServer, browser: Br
     targets = page.eval_on_selector_all("#table .hint-target", piles)
     assert targets == ["f3"]                                  # the diamonds foundation
     page.set_viewport_size({"width": 1300, "height": 640})    # a redraw keeps the lit move
-    page.wait_for_function("document.getElementById('table').geometry.width === 1300")
+    page.wait_for_function("() => document.getElementById('table').geometry.width === 1300")
     assert page.locator("#table .hint-target").count() == 1
     context.close()
 

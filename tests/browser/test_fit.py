@@ -84,7 +84,7 @@ def test_touch_plays_both_ways_round(server: LiveServer, browser: Browser) -> No
     wait_moves(page, 1)
     assert body(page)["observation"]["foundations"][1] == ["AH"]
     page.set_viewport_size({"width": 390, "height": 844})        # the phone turned upright
-    page.wait_for_function("document.getElementById('table').geometry.width === 390")
+    page.wait_for_function("() => document.getElementById('table').geometry.width === 390")
     settle(page)
     check_fits(geometry(page), "after turning")
     page.locator('#table .card[data-code="AD"]').tap()

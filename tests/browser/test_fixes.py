@@ -1,6 +1,6 @@
 """The fixes the table needed: the new-game dialog's controls, foundation clicks, ?deal= links
 (asked first, and typed with a bare #), statistics, Vegas money, the timer, settings kept
-between visits, a secret deal (deal_id null) and the page under a strict CSP."""
+between visits, and the page under a strict CSP. (A secret deal: test_play.py.)"""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 from helpers import body, moves_made, new_page, open_game, wait_moves
 from liveserver import LiveServer
-from playwright.sync_api import Browser, Page, Route, expect
+from playwright.sync_api import Browser, Route, expect
 
 DEAL = "klondike%237"
 
@@ -19,6 +19,7 @@ def test_new_game_dialog_is_light_and_shows_one_choice(server: LiveServer,
     context, page = new_page(browser, 1366, 657)
     open_game(page, f"{server.url}/?deal=spider%3Asuits%3D2%2342")
     page.click("#btn-new")
+    page.wait_for_selector("#dlg-new[open]")
     look = page.evaluate("""() => {
       const sel = document.querySelector('#dlg-new select:not([hidden])');
       const cs = getComputedStyle(sel);
@@ -82,7 +83,7 @@ def test_a_deal_link_while_a_game_runs_asks_first(server: LiveServer, browser: B
     assert body(page)["id"] == game and "deal=klondike" in page.url
     page.goto(f"{server.url}/?deal=spider%3Asuits%3D2%2342")
     page.get_by_role("button", name="Start the linked deal").click()
-    page.wait_for_function("window.kabale.body().observation.deal_id === 'spider:suits=2#42'")
+    page.wait_for_function("() => window.kabale.body().observation.deal_id === 'spider:suits=2#42'")
     after = stats(server, "klondike:draw=3")
     assert after["played"] == before + 1 and after["recent"][-1]["result"] == "lost"
     context.close()
@@ -133,7 +134,7 @@ def test_vegas_money_and_running_balance(server: LiveServer, browser: Browser) -
     wait_moves(page, 1)
     page.click("#btn-new")
     page.click("#new-go")                            # the same variant, a random deal
-    page.wait_for_function("window.kabale.body().observation.moves_made === 0")
+    page.wait_for_function("() => window.kabale.body().observation.moves_made === 0")
     expect(page.locator("#balance")).not_to_have_text(start)
     value = lambda text: int(text.replace("$", "").replace("−", "-").replace(",", ""))  # noqa: E731
     expect(page.locator("#balance-box")).to_be_visible()
@@ -187,44 +188,6 @@ def test_settings_are_kept_between_visits(server: LiveServer, browser: Browser) 
     context.close()
 
 
-def secret(route: Route) -> None:
-    """The server's answer with the deal kept secret (DESIGN.md 3b: deal_id null)."""
-    res = route.fetch()
-    data = res.json()
-    if isinstance(data, dict) and "observation" in data:
-        data["observation"]["deal_id"] = None
-        data["observation"]["deal_hash"] = "9f2c4e0b7a1d" + "0" * 52
-    route.fulfill(response=res, json=data)
-
-
-def test_a_secret_deal_shows_its_fingerprint_and_copy_link_reveals(
-        server: LiveServer, browser: Browser) -> None:
-    context, page = new_page(browser, 1366, 657)
-    revealed: list[str] = []
-
-    def reveal(route: Route) -> None:
-        revealed.append(route.request.method)
-        game = route.request.url.split("/api/games/")[1].split("/")[0]
-        route.fulfill(response=route.fetch(url=f"{server.url}/api/games/{game}", method="GET"))
-
-    page.route("**/api/games/*/reveal", reveal)
-    page.route("**/api/games", secret)
-    page.route("**/api/games/*", secret)
-    open_game(page, f"{server.url}/?variant=spider")
-    expect(page.locator("#deal-id")).to_have_text("Deal 9f2c4e…")
-    assert "null" not in page.locator("header").inner_text()
-    assert "deal=" not in page.url and "game=" in page.url
-    page.click("#btn-copy")
-    expect(page.locator("#ask-text")).to_contain_text("this game shows its deal number")
-    page.locator("#ask-buttons button").first.click()
-    expect(page.locator("#toast")).to_contain_text("/?deal=spider%23")
-    assert revealed == ["POST"]
-    number = body(page)["observation"]["deal_id"].split("#")[1]
-    short = number if len(number) <= 10 else f"{number[:4]}…{number[-4:]}"
-    expect(page.locator("#deal-id")).to_have_text(f"#{short}")
-    context.close()
-
-
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "
        "object-src 'none'; frame-ancestors 'none'")
 
@@ -234,16 +197,6 @@ def with_csp(route: Route) -> None:
     route.fulfill(response=res, headers={**res.headers, "content-security-policy": CSP})
 
 
-def poll(page: Page, js: str, arg: object = None, tries: int = 100) -> None:
-    """Wait for `js` to be true without wait_for_function (its predicates are eval'd, which
-    the CSP under test forbids)."""
-    for _ in range(tries):
-        if page.evaluate(js, arg):
-            return
-        page.wait_for_timeout(50)
-    raise AssertionError(f"never true: {js}")
-
-
 def test_the_page_works_under_a_strict_csp(server: LiveServer, browser: Browser) -> None:
     context, page = new_page(browser, 1366, 657, {"speed": "normal"})
     page.add_init_script("window.__csp = []; document.addEventListener('securitypolicyviolation',"
@@ -251,14 +204,11 @@ def test_the_page_works_under_a_strict_csp(server: LiveServer, browser: Browser)
     page.route(f"{server.url}/", with_csp)
     page.route(f"{server.url}/?*", with_csp)
     page.route("**/static/rules.html*", with_csp)
-    page.goto(f"{server.url}/?deal={DEAL}")
-    moves = "(n) => window.kabale && window.kabale.body() && document.body.dataset.ready === '1'" \
-        " && window.kabale.body().observation.moves_made === n"
-    poll(page, moves, 0)
+    open_game(page, f"{server.url}/?deal={DEAL}")
     page.locator('#table .card[data-code="AH"]').click()
-    poll(page, moves, 1)
+    wait_moves(page, 1)
     page.keyboard.type("u")
-    poll(page, moves, 0)
+    wait_moves(page, 0)
     for button in ["#btn-new", "#btn-settings", "#btn-stats", "#btn-rules"]:
         page.click(button)
         page.wait_for_timeout(150)

@@ -46,7 +46,7 @@ def name(code: str) -> str:
 
 def settle(page: Page) -> None:
     """Wait until no card is still flying (the animations have run out)."""
-    page.wait_for_function("document.getAnimations().every(a => a.playState !== 'running')")
+    page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")
 
 
 def wait_moves(page: Page, n: int) -> None:
@@ -168,7 +168,7 @@ def test_spider_deal_new_game_dialog_and_stats(server: LiveServer, page: Page,
     page.fill("#new-seed", "12")
     page.click("#new-go")
     page.wait_for_function(
-        "window.kabale.body().observation.deal_id === 'spiderette:suits=1#12'")
+        "() => window.kabale.body().observation.deal_id === 'spiderette:suits=1#12'")
     assert page.locator("#table .card[data-code]").count() == 7
     assert "deal=spiderette" in page.url
     settle(page)
@@ -218,36 +218,30 @@ def test_a_random_deal_stays_secret_until_copy_link_reveals_it(server: LiveServe
     page.goto(f"{server.url}/?variant=spider%3Asuits%3D1")
     page.wait_for_selector("body[data-ready='1']")
     first = body(page)
-    assert first["observation"]["deal_id"] is None
-    expect(page.locator("#deal-id")).to_have_text("?")
+    obs = first["observation"]
+    assert obs["deal_id"] is None
+    expect(page.locator("#deal-id")).to_have_text(f"Deal {obs['deal_hash'][:6]}…")
+    assert "null" not in page.locator("header").inner_text()
     assert "deal=" not in page.url and f"game={first['id']}" in page.url
 
     # Dismissed: nothing is revealed.
-    questions: list[str] = []
-
-    def answer(accept: bool):  # type: ignore[no-untyped-def]
-        def handle(dialog):  # type: ignore[no-untyped-def]
-            questions.append(dialog.message)
-            dialog.accept() if accept else dialog.dismiss()
-        return handle
-
-    page.once("dialog", answer(False))
     page.click("#btn-copy")
+    expect(page.locator("#ask-text")).to_contain_text("anyone can know every face-down card")
+    page.get_by_role("button", name="Cancel").click()
     page.evaluate("window.kabale.idle()")
-    assert body(page)["observation"]["deal_id"] is None and len(questions) == 1
-    assert "face-down card" in questions[0]
+    assert body(page)["observation"]["deal_id"] is None
 
-    # Accepted: the server records the reveal, the page shows the id (shortened) and the link.
-    page.once("dialog", answer(True))
+    # Accepted: the server records the reveal, the page shows the number (shortened) and the link.
     page.click("#btn-copy")
-    page.wait_for_function("window.kabale.body().observation.deal_id !== null")
+    page.locator("#ask-buttons button").first.click()
+    page.wait_for_function("() => window.kabale.body().observation.deal_id !== null")
     deal_id = body(page)["observation"]["deal_id"]
     assert deal_id.startswith("spider:suits=1#")
     number = deal_id.rpartition("#")[2]
-    shown = deal_id if len(number) <= 12 else deal_id[: deal_id.index("#") + 9] + "…"
-    expect(page.locator("#deal-id")).to_have_text(shown)
-    assert page.locator("#deal-id").get_attribute("title") == deal_id
-    expect(page.locator("#echo")).to_contain_text(f"/?deal={quote(deal_id, safe='')}")
+    short = number if len(number) <= 10 else f"{number[:4]}…{number[-4:]}"
+    expect(page.locator("#deal-id")).to_have_text(f"#{short}")
+    assert page.locator("#deal-id").get_attribute("title") == f"Deal number {number}"
+    expect(page.locator("#toast")).to_contain_text(f"/?deal={quote(deal_id, safe='')}")
     page.reload()
     page.wait_for_selector("body[data-ready='1']")
     assert body(page)["observation"]["deal_id"] == deal_id and body(page)["id"] == first["id"]

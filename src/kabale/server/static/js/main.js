@@ -388,7 +388,12 @@ function dealFromDialog(e) {
 }
 
 async function openStats() {
-  await showStats($("stats-box"), S.body ? S.body.observation.variant : null, refreshBalance);
+  try {
+    await showStats($("stats-box"), S.body ? S.body.observation.variant : null, refreshBalance);
+  } catch (err) {
+    bubble(errorText(err), $("btn-stats"));   // e.g. a damaged database: the server says why
+    return;
+  }
   $("dlg-stats").showModal();
 }
 

@@ -147,7 +147,7 @@ export default {
   "banner.finishing": "Lægger resten op…",
   "confirm.linked.one": "Et spil er i gang ({name}, {n} træk). Vil du starte spillet fra linket i stedet? Spillet i gang tæller som tabt.",
   "confirm.linked.other": "Et spil er i gang ({name}, {n} træk). Vil du starte spillet fra linket i stedet? Spillet i gang tæller som tabt.",
-  "confirm.reveal": "Et link viser spillets nummer, så fra nu af viser dette spil sit nummer. Vil du kopiere linket?",
+  "confirm.reveal": "Linket nævner spillets nummer, og med det kan enhver kende alle de skjulte kort. Kopierer du det, vises nummeret også her resten af spillet. Kopiér linket?",
   "confirm.reset_all": "Vil du nulstille statistikken for alle spil? Det kan ikke fortrydes.",
   "confirm.reset_one": "Vil du nulstille statistikken for {name}? Det kan ikke fortrydes.",
 

@@ -148,7 +148,7 @@ export default {
   "banner.finishing": "Finishing the game…",
   "confirm.linked.one": "A game is in progress ({name}, {n} move). Start the linked deal instead? The game in progress will count as lost.",
   "confirm.linked.other": "A game is in progress ({name}, {n} moves). Start the linked deal instead? The game in progress will count as lost.",
-  "confirm.reveal": "A link names the deal, so from now on this game shows its deal number. Copy it?",
+  "confirm.reveal": "The link names this deal's number, and with it anyone can know every face-down card. Copying it shows the number here too, for the rest of this game. Copy the link?",
   "confirm.reset_all": "Reset the statistics of every game? This cannot be undone.",
   "confirm.reset_one": "Reset the statistics of {name}? This cannot be undone.",
 

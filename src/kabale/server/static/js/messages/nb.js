@@ -147,7 +147,7 @@ export default {
   "banner.finishing": "Legger opp resten …",
   "confirm.linked.one": "Et spill pågår ({name}, {n} trekk). Vil du starte spillet fra lenken i stedet? Spillet som pågår, teller som tapt.",
   "confirm.linked.other": "Et spill pågår ({name}, {n} trekk). Vil du starte spillet fra lenken i stedet? Spillet som pågår, teller som tapt.",
-  "confirm.reveal": "En lenke viser spillnummeret, så fra nå av viser dette spillet nummeret sitt. Vil du kopiere lenken?",
+  "confirm.reveal": "Lenken oppgir spillets nummer, og med det kan hvem som helst kjenne alle de skjulte kortene. Kopierer du den, vises nummeret også her resten av spillet. Kopiere lenken?",
   "confirm.reset_all": "Vil du nullstille statistikken for alle spill? Det kan ikke angres.",
   "confirm.reset_one": "Vil du nullstille statistikken for {name}? Det kan ikke angres.",
 
