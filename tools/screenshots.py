@@ -1,4 +1,5 @@
-"""Take the README screenshots (docs/spider.png, docs/klondike.png) with headless chromium.
+"""Take the README screenshots (docs/spider.png, docs/klondike.png, docs/phone.png) with headless
+chromium.
 
 Starts the real server (``python -m kabale play``) on a scratch database, plays a few moves of
 a fixed deal through the page's own move box, and saves the page. Run:
@@ -8,6 +9,7 @@ a fixed deal through the page's own move box, and saves the page. Run:
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import subprocess
 import sys
@@ -20,8 +22,12 @@ from playwright.sync_api import sync_playwright
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update",
                  "--disable-sync"]
-#: (file, variant, seed, how many moves to play: each time the first legal non-stock move)
-SHOTS = [("spider.png", "spider:suits=2", 42, 16), ("klondike.png", "klondike", 7, 14)]
+#: (file, variant, seed, moves to play (each time pick_move's), window size, settings)
+SHOTS = [
+    ("spider.png", "spider:suits=2", 42, 16, (1366, 768), {"lang": "en"}),
+    ("klondike.png", "klondike", 7, 14, (1366, 768), {"lang": "en"}),
+    ("phone.png", "klondike:draw=3", 7, 10, (390, 844), {"lang": "da", "four": True}),
+]
 
 
 def start_server(db: Path) -> tuple[subprocess.Popen[str], str]:
@@ -71,23 +77,28 @@ def main() -> int:
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path="/usr/bin/chromium",
                                              args=CHROMIUM_ARGS)
-                page = browser.new_page(viewport={"width": 1280, "height": 800})
-                for name, variant, seed, moves in SHOTS:
+                for name, variant, seed, moves, (width, height), settings in SHOTS:
+                    page = browser.new_page(viewport={"width": width, "height": height})
+                    stored = json.dumps(json.dumps({"speed": "off", **settings}))
+                    page.add_init_script(f"localStorage.setItem('kabale.settings', {stored})")
                     deal = f"{variant}#{seed}"
-                    page.goto(f"{url}/?deal={deal.replace('#', '%23')}")
+                    page.goto(f"{url}/?deal={deal.replace('#', '%23').replace(':', '%3A')}")
                     page.wait_for_selector("body[data-ready='1']")
-                    page.evaluate("localStorage.setItem('kabale.settings', "
-                                  "JSON.stringify({animations: false, timer: true}))")
                     for _ in range(moves):
                         body = page.evaluate("window.kabale.body()")
                         done = body["observation"]["moves_made"]
+                        page.evaluate("document.getElementById('move-form')"
+                                      ".classList.add('open')")
                         page.fill("#move-input", pick_move(body))
                         page.press("#move-input", "Enter")
                         page.wait_for_function(
                             "n => window.kabale.body().observation.moves_made > n", arg=done)
+                    page.evaluate("document.getElementById('move-form').classList.remove('open');"
+                                  " document.activeElement.blur()")
                     page.wait_for_timeout(300)
                     page.screenshot(path=str(out / name))
                     print(f"wrote {out / name}")
+                    page.close()
                 browser.close()
         finally:
             proc.terminate()

@@ -33,6 +33,22 @@ def top_code(page: Page, pile: str) -> str | None:
     return cards.nth(cards.count() - 1).get_attribute("data-code")
 
 
+RANK_NAMES = dict(zip("A23456789TJQK", ["ace", "two", "three", "four", "five", "six", "seven",
+                                         "eight", "nine", "ten", "jack", "queen", "king"],
+                      strict=True))
+SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+
+
+def name(code: str) -> str:
+    """A card's English name: "queen of hearts"."""
+    return f"{RANK_NAMES[code[0]]} of {SUIT_NAMES[code[1]]}"
+
+
+def settle(page: Page) -> None:
+    """Wait until no card is still flying (the animations have run out)."""
+    page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")
+
+
 def wait_moves(page: Page, n: int) -> None:
     page.wait_for_function("n => window.kabale.body().observation.moves_made === n", arg=n)
 
@@ -55,14 +71,15 @@ def test_play_a_game_with_pointer_and_keyboard(server: LiveServer, page: Page,
     obs = body(page)["observation"]
     assert obs["deal_id"] == "klondike#7"
     assert [c[-1] for c in obs["columns"]] == ["AH", "JS", "TC", "2C", "8H", "9S", "AD"]
-    expect(page.locator("#deal-id")).to_have_text("klondike#7")
-    assert page.locator("#table .card.back").count() == 21 + 1  # 21 in columns, 1 stock
-    page.wait_for_timeout(250)  # let the short move animations finish
+    expect(page.locator("#deal-id")).to_have_text("#7")
+    expect(page.locator("#variant-name")).to_have_text("Klondike · draw 1")
+    assert page.locator("#table .card.back:not([data-pile='d'])").count() == 21
+    settle(page)
     page.screenshot(path=str(shots / "01-start.png"))
 
-    # An illegal drop snaps back with the reason: 2C onto JS.
+    # An illegal drop snaps back with the reason in words, at the card: 2C onto JS.
     drag(page, "4", "2")
-    expect(page.locator("#echo")).to_contain_text("Not allowed")
+    expect(page.locator("#bubble")).to_have_text("The two of clubs can only go on a red three.")
     assert body(page)["observation"]["moves_made"] == 0
     page.wait_for_timeout(250)
     assert top_code(page, "4") == "2C"
@@ -71,7 +88,9 @@ def test_play_a_game_with_pointer_and_keyboard(server: LiveServer, page: Page,
     drag(page, "5", "6")
     wait_moves(page, 1)
     assert top_code(page, "6") == "8H"
-    expect(page.locator("#echo")).to_contain_text("5>6")
+    expect(page.locator("#echo")).to_have_text(
+        "Eight of hearts from column 5 to the nine of spades in column 6."
+        f" Turned up the {name(body(page)['observation']['columns'][4][-1])} in column 5.")
 
     # Click: AH goes to its best place, the hearts foundation f2.
     page.locator('#table .card[data-code="AH"]').click()
@@ -85,8 +104,10 @@ def test_play_a_game_with_pointer_and_keyboard(server: LiveServer, page: Page,
     page.keyboard.press("Enter")
     wait_moves(page, 3)
     assert body(page)["observation"]["foundations"][2] == ["AD"]
-    expect(page.locator("#echo")).to_contain_text("7>f")
-    page.wait_for_timeout(250)  # let the short move animations finish
+    turned = f"Turned up the {name(body(page)['observation']['columns'][6][-1])} in column 7."
+    expect(page.locator("#echo")).to_have_text(
+        f"Ace of diamonds from column 7 to the diamonds foundation. {turned}")
+    settle(page)
     page.screenshot(path=str(shots / "02-three-moves.png"))
 
     # Undo with u, redo with Ctrl+Y, undo with the button, redo with the button.
@@ -94,7 +115,8 @@ def test_play_a_game_with_pointer_and_keyboard(server: LiveServer, page: Page,
     page.keyboard.press("u")
     wait_moves(page, 2)
     assert body(page)["observation"]["foundations"][2] == []
-    expect(page.locator("#echo")).to_contain_text("Undone: 7>f")
+    expect(page.locator("#echo")).to_have_text(
+        f"Took back: Ace of diamonds from column 7 to the diamonds foundation. {turned}")
     page.keyboard.press("Control+y")
     wait_moves(page, 3)
     page.click("#btn-undo")
@@ -104,13 +126,13 @@ def test_play_a_game_with_pointer_and_keyboard(server: LiveServer, page: Page,
     assert body(page)["observation"]["foundations"][2] == ["AD"]
 
     # The stock: a click draws one card onto the waste.
-    page.locator('#table .card[data-pile="d"]').click()
+    page.get_by_role("button", name="Stock, 24 cards: Enter draws").click()
     wait_moves(page, 4)
     obs = body(page)["observation"]
     assert obs["stock"] == 23 and len(obs["waste"]) == 1
     assert top_code(page, "w") == obs["waste"][-1]
     expect(page.locator('#table .badge[data-pile="d"]')).to_have_text("23")
-    page.wait_for_timeout(250)  # let the short move animations finish
+    settle(page)
     page.screenshot(path=str(shots / "03-drawn.png"))
 
     # Reload: the same game, as it was.
@@ -120,9 +142,9 @@ def test_play_a_game_with_pointer_and_keyboard(server: LiveServer, page: Page,
     after = body(page)
     assert after["id"] == before["id"]
     assert after["observation"] == before["observation"]
-    expect(page.locator("#echo")).to_contain_text("Resumed klondike#7")
+    expect(page.locator("#echo")).to_have_text("Resumed Klondike · draw 1 after 4 moves.")
     assert top_code(page, "6") == "8H" and top_code(page, "w") == obs["waste"][-1]
-    page.wait_for_timeout(250)  # let the short move animations finish
+    settle(page)
     page.screenshot(path=str(shots / "04-reloaded.png"))
 
 
@@ -131,10 +153,12 @@ def test_spider_deal_new_game_dialog_and_stats(server: LiveServer, page: Page,
     page.goto(f"{server.url}/?deal=spider%3Asuits%3D2%2342")
     page.wait_for_selector("body[data-ready='1']")
     assert body(page)["observation"]["deal_id"] == "spider:suits=2#42"
-    expect(page.locator('#table .badge[data-pile="d"]')).to_have_text("5 deals")
+    expect(page.locator('#table .badge[data-pile="d"]')).to_have_text("5")
+    expect(page.locator('#table .card[data-pile="d"]').last).to_have_attribute(
+        "aria-label", "Stock, 5 deals left: Enter deals a row")
     page.locator('#table .card[data-pile="d"]').last.click()
     wait_moves(page, 1)
-    expect(page.locator('#table .badge[data-pile="d"]')).to_have_text("4 deals")
+    expect(page.locator('#table .badge[data-pile="d"]')).to_have_text("4")
     assert page.locator("#table .card[data-code]").count() == 20
 
     # New game from the dialog: Spiderette, one suit, deal 12. The Spider game counts as lost.
@@ -144,17 +168,16 @@ def test_spider_deal_new_game_dialog_and_stats(server: LiveServer, page: Page,
     page.fill("#new-seed", "12")
     page.click("#new-go")
     page.wait_for_function(
-        "window.kabale.body().observation.deal_id === 'spiderette:suits=1#12'")
+        "() => window.kabale.body().observation.deal_id === 'spiderette:suits=1#12'")
     assert page.locator("#table .card[data-code]").count() == 7
     assert "deal=spiderette" in page.url
-    page.wait_for_timeout(250)  # let the short move animations finish
+    settle(page)
     page.screenshot(path=str(shots / "05-spiderette.png"))
 
     page.click("#btn-stats")
     page.select_option("#stats-variant", "spider:suits=2")
     expect(page.locator("table.stats")).to_contain_text("Played1")
     expect(page.locator("svg.chart rect")).to_have_count(1)
-    page.wait_for_timeout(250)  # let the short move animations finish
     page.screenshot(path=str(shots / "06-stats.png"))
 
 
@@ -195,36 +218,30 @@ def test_a_random_deal_stays_secret_until_copy_link_reveals_it(server: LiveServe
     page.goto(f"{server.url}/?variant=spider%3Asuits%3D1")
     page.wait_for_selector("body[data-ready='1']")
     first = body(page)
-    assert first["observation"]["deal_id"] is None
-    expect(page.locator("#deal-id")).to_have_text("?")
+    obs = first["observation"]
+    assert obs["deal_id"] is None
+    expect(page.locator("#deal-id")).to_have_text(f"Deal {obs['deal_hash'][:6]}…")
+    assert "null" not in page.locator("header").inner_text()
     assert "deal=" not in page.url and f"game={first['id']}" in page.url
 
     # Dismissed: nothing is revealed.
-    questions: list[str] = []
-
-    def answer(accept: bool):  # type: ignore[no-untyped-def]
-        def handle(dialog):  # type: ignore[no-untyped-def]
-            questions.append(dialog.message)
-            dialog.accept() if accept else dialog.dismiss()
-        return handle
-
-    page.once("dialog", answer(False))
     page.click("#btn-copy")
+    expect(page.locator("#ask-text")).to_contain_text("anyone can know every face-down card")
+    page.get_by_role("button", name="Cancel").click()
     page.evaluate("window.kabale.idle()")
-    assert body(page)["observation"]["deal_id"] is None and len(questions) == 1
-    assert "face-down card" in questions[0]
+    assert body(page)["observation"]["deal_id"] is None
 
-    # Accepted: the server records the reveal, the page shows the id (shortened) and the link.
-    page.once("dialog", answer(True))
+    # Accepted: the server records the reveal, the page shows the number (shortened) and the link.
     page.click("#btn-copy")
-    page.wait_for_function("window.kabale.body().observation.deal_id !== null")
+    page.locator("#ask-buttons button").first.click()
+    page.wait_for_function("() => window.kabale.body().observation.deal_id !== null")
     deal_id = body(page)["observation"]["deal_id"]
     assert deal_id.startswith("spider:suits=1#")
     number = deal_id.rpartition("#")[2]
-    shown = deal_id if len(number) <= 12 else deal_id[: deal_id.index("#") + 9] + "…"
-    expect(page.locator("#deal-id")).to_have_text(shown)
-    assert page.locator("#deal-id").get_attribute("title") == deal_id
-    expect(page.locator("#echo")).to_contain_text(f"/?deal={quote(deal_id, safe='')}")
+    short = number if len(number) <= 10 else f"{number[:4]}…{number[-4:]}"
+    expect(page.locator("#deal-id")).to_have_text(f"#{short}")
+    assert page.locator("#deal-id").get_attribute("title") == f"Deal number {number}"
+    expect(page.locator("#toast")).to_contain_text(f"/?deal={quote(deal_id, safe='')}")
     page.reload()
     page.wait_for_selector("body[data-ready='1']")
     assert body(page)["observation"]["deal_id"] == deal_id and body(page)["id"] == first["id"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 import kabale
@@ -151,7 +152,40 @@ def test_resign_finishes_the_game_and_counts_as_lost(client: TestClient) -> None
 
 def test_stats_of_unknown_variant_is_400(client: TestClient) -> None:
     assert client.get("/api/stats", params={"variant": "golf"}).status_code == 400
-    assert client.get("/api/stats").json() == {"variants": []}
+    assert client.get("/api/stats").json()["variants"] == []
+    assert client.get("/api/stats").json()["all"]["played"] == 0
+
+
+def test_stats_summary_of_all_games_averages_and_reset(client: TestClient) -> None:
+    for variant, moves in [("spider-1", 1), ("klondike", 3), ("vegas", 2)]:
+        gid = new(client, variant=variant, seed=5)["id"]
+        for _ in range(moves):
+            client.post(f"/api/games/{gid}/moves", json={"move": "d"})
+        client.post(f"/api/games/{gid}/resign")
+    playing = new(client, variant="klondike", seed=6)["id"]
+    data = client.get("/api/stats").json()
+    assert data["all"]["variant"] is None
+    assert (data["all"]["played"], data["all"]["won"]) == (3, 0)
+    assert data["all"]["avg_moves"] == 2.0 and data["all"]["avg_time"] is None
+    vegas = client.get("/api/stats", params={"variant": "vegas"}).json()["variants"][0]
+    assert vegas["total_score"] == -52 and vegas["avg_score"] == -52.0
+    res = client.post("/api/stats/reset", json={"variant": "spider-1"})
+    assert res.status_code == 200 and res.json() == {"removed": 1}
+    assert client.get("/api/stats").json()["all"]["played"] == 2
+    assert client.post("/api/stats/reset", json={}).json() == {"removed": 2}
+    assert client.get("/api/stats").json() == {"variants": [], "all": client.get(
+        "/api/stats").json()["all"]} and client.get("/api/stats").json()["all"]["played"] == 0
+    assert client.get(f"/api/games/{playing}").status_code == 200   # games in play are kept
+
+
+def test_stats_reset_refuses_bad_input_and_changes_nothing(client: TestClient) -> None:
+    gid = new(client, variant="klondike", seed=5)["id"]
+    client.post(f"/api/games/{gid}/moves", json={"move": "d"})
+    client.post(f"/api/games/{gid}/resign")
+    for body in ({"variant": "golf"}, {"variant": 3}, {"everything": True}):
+        res = client.post("/api/stats/reset", json=body)
+        assert res.status_code == 400 and res.json()["error"]
+    assert client.get("/api/stats").json()["all"]["played"] == 1
 
 
 def test_variants_lists_every_family_with_options(client: TestClient) -> None:
@@ -167,3 +201,14 @@ def test_page_and_static_files_are_served(client: TestClient) -> None:
     for name in ("js/main.js", "js/table.js", "js/cards.js", "style.css"):
         assert client.get(f"/static/{name}").status_code == 200
     assert client.get("/static/../app.py").status_code == 404
+
+
+def test_the_clock_starts_at_the_first_move(app: Starlette) -> None:
+    service = app.state.games
+    entry = service.create("klondike", 7)
+    entry.last_active -= 100.0            # the player looked at the deal for 100 s
+    entry, _ = service.play(entry.id, "d")
+    assert entry.elapsed < 1.0
+    entry.last_active -= 30.0             # a pause after the first move counts
+    entry, _ = service.play(entry.id, "d")
+    assert 29.0 < entry.elapsed < 31.5

@@ -105,3 +105,7 @@ def test_summarize_streaks_and_bests() -> None:
     assert stats["best_time"] == 93.0 and stats["best_score"] == 70
     assert [r["result"] for r in stats["recent"]][-2:] == ["lost", "won"]
     assert summarize("spider", [])["win_pct"] == 0.0
+    assert stats["avg_moves"] == 3.5 and stats["avg_score"] == 35.0
+    assert stats["avg_time"] == round(sum(100.0 - i for i in (0, 1, 3, 4, 5, 7)) / 6, 1)
+    assert stats["total_score"] == 280
+    assert summarize("spider", [])["avg_moves"] is None

@@ -186,17 +186,44 @@ async def variants(request: Request) -> Response:
     return JSONResponse({"families": families, "aliases": aliases})
 
 
-async def stats(request: Request) -> Response:
-    """Statistics for ?variant=V (any spelling), or for every variant played so far."""
-    store: GameStore = _service(request).store
-    wanted = request.query_params.get("variant")
+def _stats_variant(wanted: object) -> str | None:
+    """The canonical variant a statistics request names (None: every variant), or 400."""
+    if wanted is None or wanted == "":
+        return None
+    if not isinstance(wanted, str):
+        raise ApiError(400, f"variant must be a string like 'spider:suits=2', not {wanted!r}")
     try:
-        names = [str(parse_variant(wanted))] if wanted else store.variants_played()
-        return JSONResponse({"variants": [store.stats(name) for name in names]})
-    except StorageError as exc:
-        raise ApiError(503, str(exc)) from None
+        return str(parse_variant(wanted))
     except KabaleError as exc:
         raise ApiError(400, str(exc)) from None
+
+
+async def stats(request: Request) -> Response:
+    """Statistics for ?variant=V (any spelling), or for every variant played so far and
+    ``all``, the summary over every finished game."""
+    store: GameStore = _service(request).store
+    name = _stats_variant(request.query_params.get("variant"))
+    try:
+        if name is not None:
+            return JSONResponse({"variants": [store.stats(name)]})
+        names = store.variants_played()
+        return JSONResponse({"variants": [store.stats(n) for n in names],
+                             "all": store.stats_all()})
+    except StorageError as exc:
+        raise ApiError(503, str(exc)) from None
+
+
+async def reset_stats(request: Request) -> Response:
+    """Forget the finished games of ``{"variant": V}``, or of every variant (body ``{}``)."""
+    data = await read_json(request)
+    unknown = sorted(set(data) - {"variant"})
+    if unknown:
+        raise ApiError(400, f"unknown field(s) {unknown}; valid: variant")
+    try:
+        removed = _service(request).store.reset_stats(_stats_variant(data.get("variant")))
+    except StorageError as exc:
+        raise ApiError(503, str(exc)) from None
+    return JSONResponse({"removed": removed})
 
 
 async def index(request: Request) -> Response:
@@ -227,6 +254,7 @@ def create_app(db_path: str) -> Starlette:
         Route("/", index),
         Route("/api/variants", variants),
         Route("/api/stats", stats),
+        Route("/api/stats/reset", reset_stats, methods=["POST"]),
         Route("/api/games", create_game, methods=["POST"]),
         Route(game, get_game),
         Route(game + "/moves", play_move, methods=["POST"]),

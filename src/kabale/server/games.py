@@ -86,6 +86,9 @@ class GameService:
     def play(self, game_id: str, text: str) -> tuple[Entry, str]:
         """Play one move given in notation; returns the entry and the move's canonical text."""
         entry = self._open(game_id)
+        if entry.game.moves_made == 0 and entry.elapsed == 0 and not entry.game.can_redo:
+            # The clock starts at the first move, not when the cards were dealt.
+            entry.last_active = time.time()
         move = entry.game.play(text)
         return self._after_change(entry), str(move)
 

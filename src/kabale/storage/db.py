@@ -240,19 +240,47 @@ class GameStore:
             ).fetchall()
         return [row[0] for row in rows]
 
+    def _finished(self, variant: str | None) -> list[dict[str, Any]]:
+        """The finished games of ``variant`` (of every variant when None), oldest first."""
+        sql = "SELECT deal_id, status, finished, score, moves, elapsed FROM games"
+        sql += " WHERE status IN ('won', 'lost')"
+        args: tuple[str, ...] = ()
+        if variant is not None:
+            sql += " AND variant=?"
+            args = (variant,)
+        with self._reading() as conn:
+            rows = conn.execute(sql + " ORDER BY finished, rowid", args).fetchall()
+        return [dict(row) for row in rows]
+
     def stats(self, variant: str) -> dict[str, Any]:
         """Statistics of one variant (canonical string) over its finished games."""
-        with self._reading() as conn:
-            rows = conn.execute(
-                "SELECT deal_id, status, finished, score, moves, elapsed FROM games"
-                " WHERE variant=? AND status IN ('won', 'lost') ORDER BY finished, rowid",
-                (variant,),
-            ).fetchall()
-        return summarize(variant, [dict(row) for row in rows])
+        return summarize(variant, self._finished(variant))
+
+    def stats_all(self) -> dict[str, Any]:
+        """Statistics over every finished game of every variant (``variant`` is None)."""
+        return summarize(None, self._finished(None))
+
+    def reset_stats(self, variant: str | None = None) -> int:
+        """Forget the finished games of ``variant`` (of every variant when None), so that its
+        statistics start again; games in progress are kept. Returns how many were removed."""
+        sql = "DELETE FROM games WHERE status IN ('won', 'lost')"
+        args: tuple[str, ...] = ()
+        if variant is not None:
+            sql += " AND variant=?"
+            args = (variant,)
+        with self._tx() as conn:
+            removed: int = conn.execute(sql, args).rowcount
+        return removed
 
 
-def summarize(variant: str, results: list[dict[str, Any]]) -> dict[str, Any]:
-    """Played, won, win %, streaks, bests and recent results from finished games, oldest first."""
+def _mean(values: list[float]) -> float | None:
+    return round(sum(values) / len(values), 1) if values else None
+
+
+def summarize(variant: str | None, results: list[dict[str, Any]]) -> dict[str, Any]:
+    """Played, won, win %, streaks, bests, averages (moves and score over every game, time
+    over the won ones), the sum of the scores (Vegas: the running balance) and recent results,
+    from finished games, oldest first."""
     won = [r for r in results if r["status"] == "won"]
     best_streak = streak = 0
     for result in results:
@@ -268,6 +296,10 @@ def summarize(variant: str, results: list[dict[str, Any]]) -> dict[str, Any]:
         "best_streak": best_streak,
         "best_time": min((r["elapsed"] for r in won), default=None),
         "best_score": max((r["score"] for r in results), default=None),
+        "avg_moves": _mean([r["moves"] for r in results]),
+        "avg_score": _mean([r["score"] for r in results]),
+        "avg_time": _mean([r["elapsed"] for r in won]),
+        "total_score": sum(r["score"] for r in results),
         "recent": [
             {"result": r["status"], "score": r["score"], "moves": r["moves"],
              "elapsed": r["elapsed"], "finished": r["finished"], "deal_id": r["deal_id"]}

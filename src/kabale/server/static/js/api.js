@@ -36,4 +36,5 @@ export const api = {
   reveal: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/reveal`),
   variants: () => call("GET", "/api/variants"),
   stats: (variant) => call("GET", `/api/stats${variant ? `?variant=${encodeURIComponent(variant)}` : ""}`),
+  resetStats: (variant) => call("POST", "/api/stats/reset", variant ? { variant } : {}),
 };

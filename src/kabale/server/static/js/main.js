@@ -2,20 +2,26 @@
 // through a queue so moves are applied in order, one round trip each.
 
 import { api } from "./api.js";
-import { buildPicker, clock, showStats } from "./dialogs.js";
+import { ask, buildPicker, clock } from "./dialogs.js";
 import { bestTarget, enableDrag } from "./drag.js";
-import { describe, familyOf, findMove, legalMoves, bestMove } from "./moves.js";
-import { render, targets } from "./table.js";
+import { bubble, hideBubble, say, toast } from "./feedback.js";
+import { hud, tick } from "./hud.js";
+import { language, money, pickLanguage, setLanguage, t } from "./i18n.js";
+import { enableKeyboard, focusEl } from "./keyboard.js";
+import { bestMove, familyOf, findMove, legalMoves, moveByText, parseMove } from "./moves.js";
+import { announceMove, familyName, liftedWords, variantName } from "./names.js";
+import { explain } from "./reasons.js";
+import { renderRules, rulesTabs, rulesUrl } from "./rules.js";
+import { animMs, applySettings, loadSettings, saveSettings } from "./settings.js";
+import { sound } from "./sound.js";
+import { isVegas, showStats, vegasBalance } from "./stats.js";
+import { highlightMove, movedFrom, pileElements, render, targets } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
 const table = $("table");
 const S = { body: null, queue: Promise.resolve(), auto: null, autoOff: false, lastClick: 0,
-  catalog: null, timerAt: 0, picker: null };
-const settings = Object.assign({
-  animations: !matchMedia("(prefers-reduced-motion: reduce)").matches, timer: true,
-}, JSON.parse(localStorage.getItem("kabale.settings") || "{}"));
-
-function animMs() { return settings.animations ? 170 : 0; }
+  catalog: null, timerAt: 0, picker: null, held: null, balance: 0 };
+const settings = loadSettings();
 
 /** Run `fn` after every earlier action; resolves to its result. */
 function enqueue(fn) {
@@ -24,95 +30,106 @@ function enqueue(fn) {
   return p;
 }
 
-function echo(text, isError = false) {
-  const line = $("echo");
-  line.textContent = text;
-  line.classList.toggle("error", isError);
+function errorText(err) { return err.status === 0 ? t("reason.offline") : t("reason.server", { reason: err.message }); }
+
+// ---------------------------------------------------------------- drawing
+
+function draw(opts = {}) {
+  render(table, S.body.observation, { ...opts, large: settings.large,
+    leftHanded: settings.leftHanded });
+  markHeld();
 }
 
-function show(body, { animate = true } = {}) {
+function show(body, { ms = null, prefer = null, deal = false } = {}) {
   const prev = S.body;
   S.body = body;
   S.timerAt = Date.now();
-  const obs = body.observation;
   const same = prev && prev.id === body.id;
-  const fromStock = same && obs.stock < prev.observation.stock;
-  render(table, obs, animate && same ? animMs() : 0, fromStock);
-  updateHud();
+  refreshHud();  // first: the bar's height decides the table's
+  draw({ ms: ms ?? (same ? animMs(settings) : 0), prefer, deal });
   remember();
   checkEnd();
 }
 
-/** A deal id for reading: a long number or deck cut short (as kabale.core.observe does). */
-function shortDeal(dealId) {
-  const at = dealId.lastIndexOf("#");
-  return dealId.length - at - 1 > 12 ? `${dealId.slice(0, at + 9)}…` : dealId;
-}
-
-/** The deal as people read it: its id, or "variant#?" while the deal is secret. */
-function dealName(obs) {
-  return obs.deal_id ? shortDeal(obs.deal_id) : `${obs.variant}#?`;
-}
-
-function updateHud() {
-  const { observation: obs, status } = S.body;
-  $("variant-name").textContent = obs.variant;
-  $("deal-id").textContent = obs.deal_id ? shortDeal(obs.deal_id) : "?";
-  $("deal-id").title = obs.deal_id || "";
-  $("score").textContent = String(obs.score);
-  $("moves").textContent = String(obs.moves_made);
-  $("btn-undo").disabled = !S.body.can_undo;
-  $("btn-redo").disabled = !S.body.can_redo;
-  document.body.dataset.family = familyOf(obs.variant);
-  document.body.dataset.status = status;
-  tick();
-}
-
-function tick() {
-  const t = $("timer");
-  t.hidden = !settings.timer;
-  if (!S.body || !settings.timer) return;
-  const running = S.body.status === "playing" && S.body.observation.outcome === "playing";
-  const extra = running ? Math.min((Date.now() - S.timerAt) / 1000, 120) : 0;
-  t.textContent = clock(S.body.elapsed + extra);
-}
+function refreshHud() { hud(S.body, settings, S.balance, S.timerAt); }
 
 function remember() {
   const { id, observation: obs } = S.body;
   const deal = obs.deal_id ? `deal=${encodeURIComponent(obs.deal_id)}&` : "";
   const url = `?${deal}game=${encodeURIComponent(id)}`;
-  if (location.search !== url) history.replaceState(null, "", url);
+  if (location.search !== url || location.hash) history.replaceState(null, "", url);
   localStorage.setItem("kabale.game", id);
   localStorage.setItem("kabale.variant", obs.variant);
 }
 
+async function refreshBalance() {
+  try { S.balance = vegasBalance(await api.stats()); } catch { S.balance = 0; }
+  if (S.body) refreshHud();
+}
+
+function markHeld() {
+  for (const el of table.querySelectorAll(".held")) {
+    el.classList.remove("held");
+    el.removeAttribute("aria-pressed");
+  }
+  if (!S.held) return;
+  pileElements(table, S.held.source).slice(-S.held.count).forEach((el) => {
+    el.classList.add("held");
+    if (el.hasAttribute("role")) el.setAttribute("aria-pressed", "true");
+  });
+}
+
 // ---------------------------------------------------------------- actions
 
+/** Play a legal move (text from the legal list); refused moves never reach the server. */
 function play(text) {
   return enqueue(async () => {
-    const before = S.body.observation;
+    const before = S.body;
     try {
-      const body = await api.move(S.body.id, text);
-      show(body);
-      echo(`${body.move}: ${describe(before, body.move)}`);
+      const body = await api.move(before.id, text);
+      S.held = null;
+      show(body, { prefer: movedFrom(body.move) });
+      say(announceMove(before, body.observation, body.move));
+      sound(body.move === "d" ? "deal" : "move", settings.sound);
       return true;
     } catch (err) {
-      echo(`Not allowed: ${err.message}`, true);
+      bubble(errorText(err));
       return false;
     }
   });
+}
+
+/** A move typed in notation: played when legal, else explained in words. */
+function playTyped(text, anchor) {
+  const m = moveByText(S.body, text);
+  if (m) return play(m.text);
+  const parsed = parseMove(text);
+  if (!parsed) return refuse(t("reason.not_a_move", { text }), anchor);
+  const count = text.includes(":") ? parsed.count : 1;
+  return refuse(explain(S.body, parsed.source, count, parsed.target || ""), anchor);
+}
+
+function refuse(reason, anchor) {
+  bubble(reason, anchor);
+  sound("refuse", settings.sound);
+  return Promise.resolve(false);
 }
 
 function undoRedo(which) {
   return enqueue(async () => {
     if (!S.body) return;
     stopAuto(true);
+    const before = S.body;
     try {
-      const body = await api[which](S.body.id);
-      show(body);
-      echo(`${which === "undo" ? "Undone" : "Redone"}: ${body.move}`);
+      const body = await api[which](before.id);
+      S.held = null;
+      show(body, { prefer: movedFrom(body.move, which === "undo") });
+      say(which === "undo"
+        ? t("say.undo", { what: announceMove(body, before.observation, body.move) })
+        : t("say.redo", { what: announceMove(before, body.observation, body.move) }));
     } catch (err) {
-      echo(err.message, true);
+      if (err.status === 409) return;
+      bubble(errorText(err));
     }
   });
 }
@@ -127,12 +144,15 @@ function newGame(spec) {
     try {
       const body = await api.newGame(spec);
       S.autoOff = false;
+      S.held = null;
       stopAuto(false);
-      show(body, { animate: false });
-      echo(`New game: ${dealName(body.observation)}`);
+      show(body, { ms: animMs(settings), deal: true });
+      say(t("say.new", { name: variantName(body.observation.variant) }));
+      refreshBalance();
     } catch (err) {
-      echo(err.message, true);
-      if (!S.body) await api.newGame({ variant: "klondike" }).then((b) => show(b));
+      if (spec.deal_id) toast(t("reason.bad_deal", { deal: spec.deal_id }));
+      else bubble(errorText(err));
+      if (!S.body) show(await api.newGame({ variant: "klondike" }));
     }
   });
 }
@@ -140,7 +160,6 @@ function newGame(spec) {
 // ---------------------------------------------------------------- end of game, auto-finish
 
 function banner(text, buttons) {
-  const box = $("banner");
   $("banner-text").textContent = text;
   const row = $("banner-buttons");
   row.replaceChildren();
@@ -150,22 +169,27 @@ function banner(text, buttons) {
     b.addEventListener("click", fn);
     row.append(b);
   }
-  box.hidden = false;
+  $("banner").hidden = false;
 }
 
 function hideBanner() { $("banner").hidden = true; }
 
 function checkEnd() {
   const { observation: obs, status } = S.body;
-  const again = ["New game", () => newGame({ variant: obs.variant })];
+  const again = [t("btn.new"), () => newGame({ variant: obs.variant })];
   if (obs.outcome === "won") {
     stopAuto(false);
-    banner(`You won! Score ${obs.score}, ${obs.moves_made} moves, time ${clock(S.body.elapsed)}.`,
-      [again, ["Statistics", openStats]]);
+    const vegas = isVegas(obs.variant);
+    const time = clock(S.body.elapsed);
+    banner(vegas ? t("banner.won_vegas", { money: money(obs.score), moves: obs.moves_made, time })
+      : t("banner.won", { score: obs.score, moves: obs.moves_made, time }),
+    [again, [t("btn.stats"), openStats]]);
+    sound("win", settings.sound);
+    refreshBalance();
   } else if (status === "lost") {
-    banner("This game was given up.", [again]);
+    banner(t("banner.given_up"), [again]);
   } else if (obs.outcome === "lost") {
-    banner("No moves left.", [["Undo", () => undoRedo("undo")], again]);
+    banner(t("banner.lost"), [[t("btn.undo"), () => undoRedo("undo")], again]);
   } else if (!autoFinish()) {
     hideBanner();
   }
@@ -185,76 +209,120 @@ function autoFinish() {
   const next = legalMoves(S.body).find((m) => m.target.startsWith("f"));
   if (!next) return false;
   if (S.autoOff) {
-    banner("Every card is face up.", [["Finish", () => { S.autoOff = false; checkEnd(); }]]);
+    banner(t("banner.face_up"), [[t("btn.finish"), () => { S.autoOff = false; checkEnd(); }]]);
     return true;
   }
-  banner("Finishing the game…", [["Stop", () => { stopAuto(true); checkEnd(); }]]);
-  S.auto = setTimeout(() => { if (S.auto) play(next.text); }, settings.animations ? 220 : 10);
+  banner(t("banner.finishing"), [[t("btn.stop"), () => { stopAuto(true); checkEnd(); }]]);
+  S.auto = setTimeout(() => { if (S.auto) play(next.text); }, Math.max(10, animMs(settings)));
   return true;
 }
 
-// ---------------------------------------------------------------- pointer
+// ---------------------------------------------------------------- pointer and keyboard
 
-function pickup(el) {
-  if (!S.body || S.body.status !== "playing") return null;
+/** What pressing on `el` lifts: {source, count, els}, or {reason} when nothing can be. */
+function lift(el) {
+  if (!S.body || S.body.status !== "playing" || S.body.observation.outcome !== "playing") {
+    return { reason: t("reason.game_over") };
+  }
   const obs = S.body.observation;
   const pile = el.dataset.pile, index = Number(el.dataset.index);
   if (/^\d+$/.test(pile)) {
     const c = Number(pile) - 1;
-    if (!el.dataset.code || index < obs.down[c]) return null;
+    if (!el.dataset.code) return { reason: t("reason.face_down") };
+    if (index < obs.down[c]) return { reason: explain(S.body, pile, obs.columns[c].length - index, pile) };
     const count = obs.columns[c].length - index;
-    const els = [...table.querySelectorAll(`.card[data-pile="${pile}"]`)]
-      .filter((e) => Number(e.dataset.index) >= index)
-      .sort((a, b) => a.dataset.index - b.dataset.index);
-    return { source: pile, count, els };
+    return { source: pile, count, els: pileElements(table, pile).slice(-count) };
   }
-  if (pile === "w" && index === obs.waste.length - 1) return { source: "w", count: 1, els: [el] };
-  if (pile.startsWith("f") && familyOf(obs.variant) === "klondike"
-    && index === obs.foundations[Number(pile.slice(1)) - 1].length - 1) {
+  if (pile === "w") {
+    return index === obs.waste.length - 1 ? { source: "w", count: 1, els: [el] }
+      : { reason: t("reason.not_top_waste") };
+  }
+  if (pile.startsWith("f") && familyOf(obs.variant) === "klondike") {
+    if (/back=false/.test(obs.variant)) return { reason: t("reason.no_back") };
     return { source: pile, count: 1, els: [el] };
   }
-  return null;
+  return { reason: t("reason.not_allowed") };
+}
+
+function pickup(el) {
+  const got = lift(el);
+  return got.reason ? null : got;
+}
+
+/** Put the lifted cards on pile `target` ("3", "f", "f2"): plays the move or says why not. */
+function putDown(info, target, anchor) {
+  const tgt = target.startsWith("f") ? "f" : target;
+  const m = findMove(S.body, info.source, info.count, tgt);
+  if (m) return play(m.text);
+  return refuse(explain(S.body, info.source, info.count, tgt), anchor);
 }
 
 async function dropAt(info, rect, x, y) {
-  const t = bestTarget(targets(table, S.body.observation), rect, x, y);
-  if (!t || t.target === info.source) return false;
-  const m = findMove(S.body, info.source, info.count, t.target);
-  if (m) return play(m.text);
-  if (t.target === "f" && info.count > 1) {
-    echo("Not allowed: only one card at a time goes to a foundation", true);
-    return false;
-  }
-  const n = /^\d+$/.test(info.source) && t.target !== "f" ? `:${info.count}` : "";
-  return play(`${info.source}${n}>${t.target}`);
+  const tgt = bestTarget(targets(table, S.body.observation), rect, x, y);
+  if (!tgt || tgt.target === info.source) return false;
+  return putDown(info, tgt.target, { x, y });
+}
+
+function stockAction(anchor) {
+  if (S.body.observation.legal.includes("d")) return play("d");
+  return refuse(explain(S.body, "d", 0, ""), anchor);
 }
 
 function click(el, e) {
   if (e.detail > 1 || !S.body) return;
-  if (el.dataset.pile === "d") { play("d"); return; }
+  if (el.dataset.pile === "d") { stockAction(el); return; }
   if (!el.classList.contains("card")) return;
-  const info = pickup(el);
-  if (!info) {
-    if (!el.dataset.code) echo("That card is face down.", true);
+  if (el.dataset.pile.startsWith("f")) {
+    if (familyOf(S.body.observation.variant) === "klondike") bubble(t("reason.drag_back"), el);
     return;
   }
-  const m = bestMove(S.body, info.source, info.count);
+  const got = lift(el);
+  if (got.reason) { refuse(got.reason, el); return; }
+  const m = bestMove(S.body, got.source, got.count);
   if (m) {
     S.lastClick = Date.now();
     play(m.text);
   } else {
-    echo(`No move for ${el.dataset.code}${info.count > 1 ? ` and the ${info.count - 1} on it` : ""}.`, true);
+    const code = got.els[0].dataset.code;
+    refuse(got.count > 1 ? t("reason.nowhere_run", { what: liftedWords(code, got.count) })
+      : t("reason.nowhere", { card: liftedWords(code, 1) }), el);
   }
 }
 
 function dblclick(el) {
-  if (Date.now() - S.lastClick < 700) return;
+  if (Date.now() - S.lastClick < 700 || el.dataset.pile.startsWith("f")) return;
   const info = pickup(el);
   const m = info && findMove(S.body, info.source, 1, "f");
   if (m) play(m.text);
 }
 
-// ---------------------------------------------------------------- keyboard
+/** Enter or Space on a card or pile. */
+async function activate(el) {
+  hideBubble();
+  const pile = el.dataset.pile;
+  if (!S.held) {
+    if (pile === "d") { stockAction(el); return; }
+    const got = lift(el);
+    if (got.reason) { refuse(got.reason, el); return; }
+    S.held = { source: got.source, count: got.count };
+    markHeld();
+    say(t("say.picked", { what: liftedWords(got.els[0].dataset.code, got.count) }));
+    return;
+  }
+  if (pile === S.held.source) { cancelHeld(); return; }
+  const ok = await putDown(S.held, pile === "d" ? "d" : pile, el);
+  if (ok) {
+    const els = table.querySelectorAll(`.pile[data-pile="${pile}"] [tabindex]`);
+    if (els.length) focusEl(els[els.length - 1]);
+  }
+}
+
+function cancelHeld() {
+  if (!S.held) return;
+  S.held = null;
+  markHeld();
+  say(t("say.put_back"));
+}
 
 function onKey(e) {
   const input = $("move-input");
@@ -272,14 +340,21 @@ function onKey(e) {
     } else if (k === "escape") input.value = "";
     return;
   }
+  if (k === "escape") { cancelHeld(); hideBubble(); return; }
   if (k === "u") undoRedo("undo");
   else if (k === "r") undoRedo("redo");
   else if (k === "n") openNew();
   else if (/^[0-9wfd>:]$/.test(k)) {
     e.preventDefault();
+    openKeys(true);
     input.focus();
     input.value += k;
   }
+}
+
+function openKeys(open) {
+  $("move-form").classList.toggle("open", open);
+  $("btn-keys").setAttribute("aria-expanded", String(open));
 }
 
 function submitMove(e) {
@@ -287,7 +362,7 @@ function submitMove(e) {
   const input = $("move-input");
   const text = input.value.trim().toLowerCase().replace(/\s+/g, "");
   input.value = "";
-  if (text) play(text);
+  if (text) playTyped(text, input);
 }
 
 // ---------------------------------------------------------------- dialogs
@@ -295,8 +370,9 @@ function submitMove(e) {
 async function openNew() {
   S.catalog = S.catalog || await api.variants();
   S.picker = buildPicker($("families"), S.catalog, S.body ? S.body.observation.variant : "klondike");
-  const moves = S.body && S.body.status === "playing" ? S.body.observation.moves_made : 0;
-  $("new-note").textContent = moves ? "The game in progress will count as lost." : "";
+  const moves = S.body && S.body.status === "playing" && S.body.observation.outcome === "playing"
+    ? S.body.observation.moves_made : 0;
+  $("new-note").textContent = moves ? t("new.counts_lost") : "";
   $("dlg-new").showModal();
 }
 
@@ -304,7 +380,7 @@ function dealFromDialog(e) {
   e.preventDefault();
   const seedText = $("new-seed").value.trim();
   if (seedText && !/^\d+$/.test(seedText)) {
-    $("new-note").textContent = `Deal number must be a whole number, not "${seedText}".`;
+    $("new-note").textContent = t("new.seed.bad", { text: seedText });
     return;
   }
   $("dlg-new").close();
@@ -313,110 +389,150 @@ function dealFromDialog(e) {
 
 async function openStats() {
   try {
-    await showStats($("stats-box"), S.body ? S.body.observation.variant : null);
+    await showStats($("stats-box"), S.body ? S.body.observation.variant : null, refreshBalance);
   } catch (err) {
-    echo(err.message, true);  // e.g. a damaged database: the server says what is wrong
+    bubble(errorText(err), $("btn-stats"));   // e.g. a damaged database: the server says why
     return;
   }
   $("dlg-stats").showModal();
 }
 
+function openRules(family = familyOf(S.body ? S.body.observation.variant : "klondike")) {
+  $("rules-title").textContent = `${t("rules.title")}: ${familyName(family)}`;
+  rulesTabs($("rules-nav"), family, openRules);
+  renderRules($("rules-box"), family);
+  $("rules-link").href = rulesUrl(family, language());
+  if (!$("dlg-rules").open) $("dlg-rules").showModal();
+}
+
+const SETTING_INPUTS = { lang: "set-lang", back: "set-back", felt: "set-felt", speed: "set-speed",
+  leftHanded: "set-left", four: "set-four", large: "set-large", sound: "set-sound", timer: "set-timer" };
+
 function openSettings() {
-  $("set-anim").checked = settings.animations;
-  $("set-timer").checked = settings.timer;
+  for (const [key, id] of Object.entries(SETTING_INPUTS)) {
+    const input = $(id);
+    if (input.type === "checkbox") input.checked = settings[key]; else input.value = settings[key];
+  }
   $("dlg-settings").showModal();
 }
 
-function saveSettings() {
-  settings.animations = $("set-anim").checked;
-  settings.timer = $("set-timer").checked;
-  localStorage.setItem("kabale.settings", JSON.stringify(settings));
-  document.body.classList.toggle("no-anim", !settings.animations);
-  tick();
-}
-
-// What "Copy link" asks before it reveals a secret deal (DESIGN.md 3b), in the page's
-// languages; the rest of the page's strings are still written in English where they are used.
-const REVEAL_QUESTION = {
-  en: "The link names this deal's number, and with it anyone can know every face-down card."
-    + " Copying it shows the number here too, for the rest of this game. Copy the link?",
-  da: "Linket nævner spillets nummer, og med det kan enhver kende alle de skjulte kort."
-    + " Kopierer du det, vises nummeret også her resten af spillet. Kopiér linket?",
-  nb: "Lenken oppgir spillets nummer, og med det kan hvem som helst kjenne alle de skjulte"
-    + " kortene. Kopierer du den, vises nummeret også her resten av spillet. Kopiere lenken?",
-};
-
-/** The page's language: its <html lang> ("en" in index.html until the page's translations
- * set it), else the browser's. */
-function language() {
-  const tag = (document.documentElement.lang || navigator.language || "en").toLowerCase();
-  if (tag.startsWith("da")) return "da";
-  return /^(nb|nn|no)\b/.test(tag) ? "nb" : "en";
-}
-
-/** Reveal a secret deal (asking first; the server records it), then copy its link. */
-async function copyLink() {
-  if (!S.body) return;
-  if (!S.body.observation.deal_id) {
-    if (!window.confirm(REVEAL_QUESTION[language()])) return;
-    const shown = await enqueue(async () => {
-      try {
-        show(await api.reveal(S.body.id), { animate: false });
-        return true;
-      } catch (err) {
-        echo(err.message, true);
-        return false;
-      }
-    });
-    if (!shown) return;
+function saveFromDialog() {
+  for (const [key, id] of Object.entries(SETTING_INPUTS)) {
+    const input = $(id);
+    settings[key] = input.type === "checkbox" ? input.checked : input.value;
   }
-  const link = `${location.origin}/?deal=${encodeURIComponent(S.body.observation.deal_id)}`;
+  saveSettings(settings);
+  applySettings(settings);
+  const lang = pickLanguage(settings.lang);
+  if (lang !== language()) useLanguage(lang);
+  if (S.body) { refreshHud(); draw(); }
+}
+
+async function copyLink() {
+  let obs = S.body.observation;
+  if (!obs.deal_id) {
+    const yes = await ask(t("confirm.reveal"), [[t("btn.copy"), true], [t("btn.cancel"), false]]);
+    if (!yes) return;
+    try {
+      const got = await api.reveal(S.body.id);
+      if (got.observation) show(got, { ms: 0 });
+      obs = S.body.observation;
+    } catch (err) {
+      bubble(errorText(err), $("btn-copy"));
+      return;
+    }
+  }
+  const link = `${location.origin}/?deal=${encodeURIComponent(obs.deal_id)}`;
   try {
     await navigator.clipboard.writeText(link);
-    echo(`Copied ${link}`);
+    toast(t("say.copied", { link }));
   } catch {
-    echo(`Link to this deal: ${link}`);
+    toast(t("say.link", { link }));
   }
 }
 
 // ---------------------------------------------------------------- start
 
-async function boot() {
-  document.body.classList.toggle("no-anim", !settings.animations);
+/** The deal a link asks for: ?deal=spider:suits=2%2342, or typed with a bare # (which the
+ *  browser takes for the fragment: ?deal=spider:suits=2#42). */
+function linkedDeal(q) {
+  const deal = q.get("deal");
+  if (!deal) return null;
+  if (!deal.includes("#") && /^#=?[\w]+$/.test(location.hash)) return deal + location.hash;
+  return deal;
+}
+
+async function resumeOrAsk(deal) {
+  const saved = localStorage.getItem("kabale.game");
+  let cur = null;
+  if (saved) { try { cur = await api.get(saved); } catch { cur = null; } }
+  const running = cur && cur.status === "playing" && cur.observation.outcome === "playing";
+  if (running && cur.observation.deal_id === deal) return show(cur, { ms: 0 });
+  if (!running || cur.observation.moves_made === 0) return newGame({ deal_id: deal });
+  show(cur, { ms: 0 });
+  const go = await ask(t("confirm.linked", { name: variantName(cur.observation.variant),
+    n: cur.observation.moves_made }), [[t("btn.start_linked"), true], [t("btn.keep"), false]]);
+  if (go) await newGame({ deal_id: deal });
+  else remember();
+}
+
+function wire() {
   $("btn-new").addEventListener("click", openNew);
   $("btn-undo").addEventListener("click", () => undoRedo("undo"));
   $("btn-redo").addEventListener("click", () => undoRedo("redo"));
   $("btn-stats").addEventListener("click", openStats);
+  $("btn-rules").addEventListener("click", () => openRules());
   $("btn-settings").addEventListener("click", openSettings);
   $("btn-copy").addEventListener("click", copyLink);
+  $("btn-keys").addEventListener("click", () => {
+    openKeys(!$("move-form").classList.contains("open"));
+    $("move-input").focus();
+  });
   $("new-form").addEventListener("submit", dealFromDialog);
   $("new-cancel").addEventListener("click", () => $("dlg-new").close());
-  $("settings-form").addEventListener("change", saveSettings);
+  $("settings-form").addEventListener("change", saveFromDialog);
   $("move-form").addEventListener("submit", submitMove);
   document.addEventListener("keydown", onKey);
   enableDrag(table, { pickup, dropAt, click, dblclick });
-  let pending = false;
-  window.addEventListener("resize", () => {
-    if (pending || !S.body) return;
-    pending = true;
-    requestAnimationFrame(() => { pending = false; render(table, S.body.observation); });
-  });
-  setInterval(tick, 1000);
+  enableKeyboard(table, { activate, cancel: cancelHeld });
+  // Any change of the table's size (window, phone turned, the bar wrapping) redraws it.
+  let size = "";
+  new ResizeObserver(() => {
+    const now = `${table.clientWidth}x${table.clientHeight}`;
+    if (now === size || !S.body) return;
+    size = now;
+    draw({ ms: 0 });
+  }).observe(table);
+  setInterval(() => { if (S.body) tick(S.body, settings, S.timerAt); }, 1000);
+}
 
+function useLanguage(lang) {
+  setLanguage(lang);
+  document.title = t("app.title");
+}
+
+async function boot() {
+  useLanguage(pickLanguage(settings.lang));
+  applySettings(settings);
+  wire();
   const q = new URLSearchParams(location.search);
-  const deal = q.get("deal"), variant = q.get("variant");
-  const gid = q.get("game") || (!deal && !variant ? localStorage.getItem("kabale.game") : null);
+  const deal = linkedDeal(q), variant = q.get("variant"), gid = q.get("game");
   let body = null;
   if (gid) {
     try { body = await api.get(gid); } catch { body = null; }
-    if (body && deal && body.observation.deal_id !== deal) body = null;
-    if (body && !q.get("game") && body.status !== "playing") body = null;
+    if (body && deal && body.observation.deal_id && body.observation.deal_id !== deal) body = null;
+  } else if (!deal && !variant) {
+    const saved = localStorage.getItem("kabale.game");
+    if (saved) { try { body = await api.get(saved); } catch { body = null; } }
+    if (body && body.status !== "playing") body = null;
   }
+  await refreshBalance();
   if (body) {
-    show(body, { animate: false });
-    echo(`Resumed ${dealName(body.observation)} after ${body.observation.moves_made} moves.`);
+    show(body, { ms: 0 });
+    say(t("say.resumed", { name: variantName(body.observation.variant),
+      n: body.observation.moves_made }));
   } else if (deal) {
-    await newGame({ deal_id: deal });
+    await resumeOrAsk(deal);
   } else {
     await newGame({ variant: variant || localStorage.getItem("kabale.variant") || "klondike" });
   }
@@ -425,6 +541,10 @@ async function boot() {
 
 boot();
 
-// A read-only hook for tests and tools: the last body the server sent.
-// for tests: the current body, and a promise of the moment every queued request is answered
-window.kabale = { body: () => S.body, idle: () => S.queue };
+// For tests, tools and the helpers built on the table: the last body the server sent, a promise
+// of the moment every queued request is answered, and lighting a move given in notation.
+window.kabale = {
+  body: () => S.body,
+  idle: () => S.queue,
+  highlight: (text) => highlightMove(table, S.body, text),
+};

@@ -29,6 +29,27 @@ export function familyOf(variant) {
   return variant.split(":")[0];
 }
 
+/** {name: value} of the options a canonical variant string names (defaults are left out). */
+export function optionsOf(variant) {
+  const rest = variant.split(":")[1];
+  const out = {};
+  if (rest) for (const part of rest.split(",")) {
+    const [k, v] = part.split("=");
+    out[k] = v;
+  }
+  return out;
+}
+
+/** One option's value as written in the variant string, or undefined for the default. */
+export function optionOf(variant, name) {
+  return optionsOf(variant)[name];
+}
+
+/** The legal move with this text (canonical or explicit), or null. */
+export function moveByText(body, text) {
+  return legalMoves(body).find((m) => m.text === text || m.explicit === text) || null;
+}
+
 function topOf(pile) {
   return pile.length ? pile[pile.length - 1] : null;
 }
@@ -79,34 +100,4 @@ export function bestMove(body, source, count) {
   if (!options.length) return null;
   const obs = body.observation;
   return options.reduce((best, m) => (score(obs, m) > score(obs, best) ? m : best));
-}
-
-/** A short spoken description: "9H from column 3 onto 10S in column 7". */
-export function describe(obs, text) {
-  if (text === "d") {
-    return familyOf(obs.variant) === "klondike"
-      ? (obs.stock ? "draw from the stock" : "turn the waste over") : "deal a row";
-  }
-  const m = parseMove(text);
-  if (!m) return text;
-  const where = (p) => (p === "w" ? "the waste" : p.startsWith("f") ? "the foundation"
-    : `column ${p}`);
-  const card = movingCard(obs, m.source.match(/^\d+$/) && !text.includes(":")
-    ? { ...m, count: guessCount(obs, m) } : m);
-  let onto = where(m.target);
-  if (m.target.match(/^\d+$/)) {
-    const top = topOf(obs.columns[Number(m.target) - 1]);
-    onto = top ? `${top} in column ${m.target}` : `empty column ${m.target}`;
-  }
-  return `${card || "card"} from ${where(m.source)} to ${onto}`;
-}
-
-function guessCount(obs, m) {
-  const src = obs.columns[Number(m.source) - 1] || [];
-  const top = m.target.match(/^\d+$/) ? topOf(obs.columns[Number(m.target) - 1]) : null;
-  if (!top) return 1;
-  const ranks = "A23456789TJQK";
-  const want = ranks[ranks.indexOf(top[0]) - 1];
-  for (let i = src.length - 1; i >= 0; i--) if (src[i][0] === want) return src.length - i;
-  return 1;
 }

@@ -1,249 +1,414 @@
-// Drawing the table from an observation: geometry (sizes that follow the window, fanned
-// columns that compress when long) and the card elements, with short FLIP animations.
+// Drawing the table from an observation: the layout (layout.js) turned into elements, each card
+// with its accessible name, one tab stop per pile, and animations that start where each card
+// really was. Twin cards (Spider with 1 or 2 suits, Double Klondike) are told apart by place:
+// a card still at its pile and index stays itself, and only the cards that left their places
+// are paired with the new ones, those from the move's source first.
 
-import { backImage, cardImage } from "./cards.js";
-import { familyOf } from "./moves.js";
+import { cardElement, indexElement } from "./cards.js";
+import { t } from "./i18n.js";
+import { layout } from "./layout.js";
+import { familyOf, moveByText, parseMove } from "./moves.js";
+import { cardName, foundationFor, KLONDIKE_SUITS, pileName } from "./names.js";
 
-const KLONDIKE_SUITS = "SHDC";
+const EASE = "cubic-bezier(.25,.75,.35,1)";
 
-/** Sizes for this table width and observation. */
-export function geometry(table, obs) {
-  const ncols = obs.columns.length;
-  const width = table.clientWidth;
-  const gap = Math.max(4, Math.min(16, width * 0.012));
-  const cw = Math.min(118, (width - gap * (ncols + 1)) / ncols);
-  const ch = cw * 1.4;
-  const step = cw + gap;
-  const left = (width - (ncols * step - gap)) / 2;
-  const colTop = gap * 2 + ch + Math.min(14, cw * 0.12);
-  const footer = document.querySelector("footer");
-  const top = table.getBoundingClientRect().top + window.scrollY;
-  const viewH = Math.max(window.innerHeight - top - (footer ? footer.offsetHeight : 0) - 2, ch * 3);
-  return { ncols, width, gap, cw, ch, step, left, colTop, viewH, x: (i) => left + i * step };
+function label(pile, obs) {
+  const name = pileName(pile, obs);
+  return name[0].toLocaleUpperCase() + name.slice(1);
 }
 
-function runsTotal(obs) {
-  let cards = obs.stock;
-  for (const c of obs.columns) cards += c.length;
-  for (const f of obs.foundations) cards += f.length;
-  return Math.round(cards / 13);
+/** One placed card: where it goes and what it shows. */
+function item(pile, index, code, x, y, z, s = 1) {
+  return { pile, index, code, x, y, z, s };
 }
 
-/** Where the stock, waste and foundation slots go in the top row. */
-function topRow(obs, g) {
-  const family = familyOf(obs.variant);
-  const nf = family === "klondike" ? obs.foundations.length : runsTotal(obs);
-  const firstFree = family === "klondike" ? 3 : 2;
-  const room = (g.ncols - firstFree) * g.step;
-  // Too many foundations for the room (Double Klondike): draw them smaller, not overlapped.
-  const scale = Math.min(1, room / (nf * g.step));
-  const fstep = g.step * scale;
-  const right = g.x(g.ncols - 1) + g.cw - g.cw * scale;
-  const found = [];
-  for (let i = 0; i < nf; i++) found.push(right - (nf - 1 - i) * fstep);
-  return { stock: g.x(0), waste: g.x(1), found, nf, scale };
-}
-
-function el(cls, x, y, z) {
-  const div = document.createElement("div");
-  div.className = cls;
-  div.style.left = `${x}px`;
-  div.style.top = `${y}px`;
-  if (z !== undefined) div.style.zIndex = String(z);
-  return div;
-}
-
-function card(code, x, y, z, pile, index) {
-  const div = el(code === "??" ? "card back" : "card", x, y, z);
-  div.style.backgroundImage = code === "??" ? backImage() : cardImage(code);
-  div.dataset.pile = pile;
-  div.dataset.index = String(index);
-  if (code !== "??") {
-    div.dataset.code = code;
-    div.setAttribute("aria-label", code);
-  }
-  return div;
-}
-
-function slot(x, y, pile, label) {
-  const div = el("slot", x, y, 0);
-  div.dataset.pile = pile;
-  if (label) div.dataset.label = label;
-  return div;
-}
-
-/** Vertical offsets of each card in a column, squeezed to fit the height available. */
-export function fan(down, count, g) {
-  let fd = g.ch * 0.12, fu = g.ch * 0.27;
-  const room = g.viewH - g.colTop - g.ch - g.gap;
-  const need = down * fd + Math.max(0, count - down - 1) * fu;
-  if (need > room && need > 0) {
-    const s = Math.max(room / need, 0.0);
-    fd = Math.max(fd * s, g.ch * 0.04);
-    fu = Math.max(fu * s, g.ch * 0.17);
-  }
-  const ys = [];
-  let y = 0;
-  for (let i = 0; i < count; i++) {
-    ys.push(y);
-    y += i < down ? fd : fu;
-  }
-  return ys;
-}
-
-function drawStock(table, obs, g, row) {
-  const family = familyOf(obs.variant);
-  const y = g.gap;
-  table.append(slot(row.stock, y, "d"));
-  let badge;
-  if (family === "klondike") {
-    if (obs.stock > 0) table.append(card("??", row.stock, y, 2, "d", 0));
-    const passes = obs.passes_left === null ? "∞" : obs.passes_left;
-    const limited = obs.passes_left === null ? "" : ` · ↻${passes}`;
-    badge = obs.stock > 0 ? `${obs.stock}${limited}` : `↻ ${passes}`;
-    const label = obs.stock > 0 ? `stock: ${obs.stock} cards, passes left ${passes}`
-      : `stock empty: click to turn the waste over (${passes} passes left)`;
-    table.lastChild.setAttribute("aria-label", label);
-    table.lastChild.title = label;
-  } else {
-    const per = family === "spider" ? 10 : 7;
-    const deals = Math.ceil(obs.stock / per);
-    for (let i = 0; i < deals; i++) {
-      table.append(card("??", row.stock + i * g.cw * 0.1, y, 2 + i, "d", i));
-    }
-    badge = `${deals} deal${deals === 1 ? "" : "s"}`;
-    if (table.lastChild) table.lastChild.title = `${badge} left (${obs.stock} cards)`;
-  }
-  const b = el("badge", row.stock, y + g.ch - 4, 50);
-  b.textContent = badge;
-  b.dataset.pile = "d";
-  table.append(b);
-}
-
-function drawWaste(table, obs, g, row) {
-  const y = g.gap;
-  table.append(slot(row.waste, y, "w"));
-  const draw3 = /draw=3/.test(obs.variant);
-  const shown = obs.waste.slice(-(draw3 ? 3 : 2));
-  const start = obs.waste.length - shown.length;
-  shown.forEach((code, i) => {
-    const dx = draw3 ? i * g.cw * 0.24 : 0;
-    table.append(card(code, row.waste + dx, y, 3 + i, "w", start + i));
-  });
-}
-
-function drawFoundations(table, obs, g, row) {
-  const y = g.gap;
-  const klondike = familyOf(obs.variant) === "klondike";
-  const sized = (node) => {
-    if (row.scale < 1) {
-      node.style.width = `${g.cw * row.scale}px`;
-      node.style.height = `${g.ch * row.scale}px`;
-    }
-    table.append(node);
-  };
-  for (let i = 0; i < row.nf; i++) {
-    const label = klondike ? KLONDIKE_SUITS[i % 4] : "";
-    sized(slot(row.found[i], y, `f${i + 1}`, label));
-    const pile = obs.foundations[i] || [];
-    if (!pile.length) continue;
-    // Spider runs are shown by their King; Klondike foundations by their top card.
-    const code = klondike ? pile[pile.length - 1] : pile[0];
-    if (klondike && pile.length > 1) sized(card(pile[pile.length - 2], row.found[i], y, 3,
-      `f${i + 1}`, pile.length - 2));
-    sized(card(code, row.found[i], y, 4 + i, `f${i + 1}`, pile.length - 1));
-  }
-}
-
-function drawColumns(table, obs, g) {
-  let bottom = 0;
+function columnItems(obs, L, out) {
   obs.columns.forEach((col, c) => {
-    const x = g.x(c);
-    table.append(slot(x, g.colTop, String(c + 1)));
-    const ys = fan(obs.down[c], col.length, g);
-    col.forEach((code, i) => {
-      table.append(card(code, x, g.colTop + ys[i], 10 + i, String(c + 1), i));
-    });
-    bottom = Math.max(bottom, g.colTop + (ys.length ? ys[ys.length - 1] : 0) + g.ch);
+    const { x, y, ys } = L.cols[c];
+    col.forEach((code, i) => out.push({ ...item(String(c + 1), i, code, x, y + ys[i], 10 + i),
+      locked: i < obs.down[c] && code !== "??" }));
   });
-  return bottom;
 }
 
-function snapshot(table) {
-  const seen = new Map();
-  for (const node of table.querySelectorAll(".card[data-code]")) {
-    const r = node.getBoundingClientRect();
-    const list = seen.get(node.dataset.code) || [];
-    list.push({ pile: node.dataset.pile, index: node.dataset.index, x: r.left, y: r.top });
-    seen.set(node.dataset.code, list);
+function stockItems(obs, L, out) {
+  const f = L.facts, st = L.stock;
+  const n = f.klondike ? Math.min(obs.stock, 3) : f.deals;
+  for (let i = 0; i < n; i++) {
+    const k = f.klondike ? i * 0.6 : i;   // a thin edge for depth; Spider: one per deal left
+    out.push(item("d", i, "??", st.x + k * st.dx + (f.klondike ? k : 0), st.y + k * st.dy, 2 + i));
   }
-  const stock = table.querySelector('.slot[data-pile="d"]');
-  return { seen, stock: stock ? stock.getBoundingClientRect() : null };
 }
 
-function animate(table, before, ms, fromStock) {
-  for (const node of table.querySelectorAll(".card[data-code]")) {
-    const list = before.seen.get(node.dataset.code);
-    let from = null;
-    if (list && list.length) {
-      let k = list.findIndex((o) => o.pile === node.dataset.pile && o.index === node.dataset.index);
-      if (k < 0) k = list.findIndex((o) => o.pile !== node.dataset.pile);
-      if (k < 0) k = 0;
-      from = list.splice(k, 1)[0];
-    } else if (fromStock && before.stock) {
-      from = { x: before.stock.left, y: before.stock.top };
+function wasteItems(obs, L, out) {
+  if (!L.waste) return;
+  const w = L.waste;
+  const shown = Math.min(obs.waste.length, L.facts.draw3 ? 3 : 2);
+  const start = obs.waste.length - shown;
+  for (let k = 0; k < shown; k++) {
+    const fanned = L.facts.draw3 ? k : 0;
+    out.push(item("w", start + k, obs.waste[start + k], w.x + fanned * w.fanX,
+      w.y + fanned * w.fanY, 3 + k));
+  }
+}
+
+function foundationItems(obs, L, out) {
+  const byCard = L.facts.byCard;
+  L.found.forEach((p, i) => {
+    const pile = obs.foundations[i] || [];
+    // A removed Spider run shows its King (first); a Klondike foundation its top card.
+    pile.forEach((code, k) => out.push(item(`f${i + 1}`, k, code, p.x, p.y,
+      byCard ? 3 + k : 3 + pile.length - k + i, p.s)));
+  });
+}
+
+function place(el, x, y, z, s, L) {
+  el.style.left = `${x}px`;
+  el.style.top = `${y}px`;
+  el.style.zIndex = String(z);
+  if (s !== 1) {
+    el.style.width = `${L.cw * s}px`;
+    el.style.height = `${L.ch * s}px`;
+    el.style.setProperty("--idx-font", `${L.m.font * s}px`);
+    el.style.setProperty("--idx-pad", `${L.m.pad * s}px`);
+  }
+}
+
+function slotFor(pile, box, L, obs) {
+  const el = document.createElement("div");
+  el.className = "slot";
+  el.dataset.pile = pile;
+  const s = box.s || 1;
+  place(el, box.x, box.y, 0, s, L);
+  if (/^f\d+$/.test(pile) && L.facts.klondike) {
+    el.classList.add("suit-slot");
+    el.append(indexElement(`A${KLONDIKE_SUITS[(Number(pile.slice(1)) - 1) % 4]}`, "mark"));
+  }
+  if (pile === "d") el.classList.add("stock-slot");
+  // Removed Spider runs fanned on one side: one outline for the whole fan.
+  if (box.fan && pile !== "f1") el.classList.add("ghost");
+  return el;
+}
+
+function stockLabel(obs, L) {
+  if (!L.facts.klondike) return t("a11y.stock.spider", { n: L.facts.deals });
+  if (obs.stock) return t("a11y.stock.klondike", { n: obs.stock });
+  return obs.waste.length && obs.passes_left !== 0 ? t("a11y.stock.turn") : t("a11y.stock.spent");
+}
+
+function badgeFor(obs, L) {
+  const b = document.createElement("span");
+  b.className = "badge";
+  b.setAttribute("aria-hidden", "true");
+  b.dataset.pile = "d";
+  const passes = obs.passes_left === null || obs.passes_left === undefined ? ""
+    : ` ↻${obs.passes_left}`;
+  b.textContent = L.facts.klondike ? `${obs.stock}${passes}` : String(L.facts.deals);
+  const st = L.stock;
+  b.style.left = `${st.x + L.cw / 2}px`;
+  b.style.top = `${st.y + L.ch - 2}px`;
+  return b;
+}
+
+function stripFor(obs, L) {
+  const s = L.strip;
+  const box = document.createElement("div");
+  box.className = "stock-strip";
+  box.setAttribute("role", "img");
+  const next = [...obs.stock_cards].reverse();
+  box.setAttribute("aria-label", t("say.stock_list", { cards: next.map(cardName).join(", ") }));
+  box.style.left = `${s.x}px`;
+  box.style.top = `${s.y}px`;
+  box.style.width = `${s.w}px`;
+  next.forEach((code, i) => {
+    const chip = indexElement(code, "chip");
+    chip.dataset.suit = code[1];
+    chip.style.left = `${(i % s.perRow) * (s.chipW + 2)}px`;
+    chip.style.top = `${Math.floor(i / s.perRow) * (s.chipH + 2)}px`;
+    box.append(chip);
+  });
+  return box;
+}
+
+/** The piles in visual reading order (Tab order follows it). */
+function pileOrder(obs, L) {
+  const piles = [{ pile: "d", x: L.stock.x, y: L.stock.y, box: L.stock }];
+  if (L.waste) piles.push({ pile: "w", x: L.waste.x, y: L.waste.y, box: L.waste });
+  L.found.forEach((p, i) => piles.push({ pile: `f${i + 1}`, x: p.x, y: p.y, box: p }));
+  const cols = L.cols.map((c, i) => ({ pile: String(i + 1), x: c.x, y: c.y, box: c, column: true }));
+  const row = (p) => (L.mode === "top" && p.column ? 1 : 0);
+  return [...piles, ...cols].sort((a, b) => row(a) - row(b) || a.x - b.x || a.y - b.y);
+}
+
+function groupLabel(pile, obs, L) {
+  if (/^\d+$/.test(pile)) {
+    const c = Number(pile) - 1;
+    const down = obs.columns[c].slice(0, obs.down[c]).filter((x) => x === "??").length;
+    if (!obs.columns[c].length) return t("a11y.column.empty", { n: pile });
+    return down ? t("a11y.column.down", { c: pile, n: down }) : t("a11y.pile.column", { n: pile });
+  }
+  if (pile === "d") return stockLabel(obs, L);
+  if (pile === "w") return obs.waste.length ? label("w", obs) : t("a11y.waste.empty");
+  if (!L.facts.byCard) return t("a11y.runs", { n: obs.foundations.length, total: L.facts.nf });
+  return label(pile, obs);
+}
+
+function cardLabel(it, obs, top) {
+  if (it.pile === "d") return null;
+  const card = cardName(it.code);
+  const pile = pileName(it.pile, obs);
+  if (it.locked) return t("a11y.card.locked", { card, pile });
+  return t(top ? "a11y.card.top" : "a11y.card", { card, pile });
+}
+
+/** Which element of a pile gets the pile's tab stop and which are reachable by arrows. */
+function focusable(it, obs, isTop) {
+  if (it.pile === "d") return isTop;
+  if (it.code === "??") return false;
+  if (/^\d+$/.test(it.pile)) return true;
+  return isTop;
+}
+
+function build(table, obs, L, items) {
+  const groups = new Map();
+  for (const p of pileOrder(obs, L)) {
+    const g = document.createElement("div");
+    g.className = "pile";
+    g.dataset.pile = p.pile;
+    g.setAttribute("role", "group");
+    g.setAttribute("aria-label", groupLabel(p.pile, obs, L));
+    if (p.pile === "d" || p.pile === "w" || p.pile.startsWith("f")) {
+      g.append(slotFor(p.pile, p.box, L, obs));
     } else {
-      node.classList.add("flip");
-      continue;
+      g.append(slotFor(p.pile, { x: p.box.x, y: p.box.y, s: 1 }, L, obs));
     }
-    if (!from) continue;
-    const r = node.getBoundingClientRect();
-    const dx = from.x - r.left, dy = from.y - r.top;
-    if (Math.abs(dx) < 1 && Math.abs(dy) < 1) continue;
-    node.style.transition = "none";
-    node.style.transform = `translate(${dx}px, ${dy}px)`;
-    node.classList.add("moving");
-    requestAnimationFrame(() => requestAnimationFrame(() => {
-      node.style.transition = `transform ${ms}ms ease-out`;
-      node.style.transform = "";
-      setTimeout(() => node.classList.remove("moving"), ms + 20);
-    }));
+    groups.set(p.pile, g);
+    table.append(g);
+  }
+  const lastOf = new Map();
+  for (const it of items) lastOf.set(it.pile, it);
+  for (const it of items) {
+    const el = cardElement(it.code);
+    el.dataset.pile = it.pile;
+    el.dataset.index = String(it.index);
+    if (it.locked) el.classList.add("locked");
+    place(el, it.x, it.y, it.z, it.s, L);
+    const isTop = lastOf.get(it.pile) === it;
+    if (focusable(it, obs, isTop)) {
+      el.tabIndex = -1;
+      el.setAttribute("role", "button");
+      el.setAttribute("aria-label", it.pile === "d" ? stockLabel(obs, L) : cardLabel(it, obs, isTop));
+    } else {
+      el.setAttribute("aria-hidden", "true");
+    }
+    it.el = el;
+    groups.get(it.pile).append(el);
+  }
+  for (const [pile, g] of groups) {
+    const slot = g.querySelector(".slot");
+    if (!lastOf.has(pile)) {
+      slot.tabIndex = -1;
+      slot.setAttribute("role", "button");
+      slot.setAttribute("aria-label", pile === "d" ? stockLabel(obs, L) : groupLabel(pile, obs, L));
+    } else {
+      slot.setAttribute("aria-hidden", "true");
+    }
+  }
+  table.append(badgeFor(obs, L));
+  if (L.strip) table.append(stripFor(obs, L));
+}
+
+/** Give each pile one tab stop: the element focused last in it, else its top. */
+function rove(table, keep) {
+  for (const g of table.querySelectorAll(".pile")) {
+    const els = [...g.querySelectorAll("[tabindex]")];
+    if (!els.length) continue;
+    const pick = (keep && keep.pile === g.dataset.pile
+      && els.find((e) => e.dataset.index === keep.index && e.classList.contains(keep.cls)))
+      || els[els.length - 1];
+    pick.tabIndex = 0;
   }
 }
 
-/** Redraw the whole table for `obs`; animate (ms > 0) cards that moved since last time.
- *  `fromStock`: new face-up cards came from the stock (a draw or a deal), else were turned. */
-export function render(table, obs, ms = 0, fromStock = false) {
-  const before = ms > 0 ? snapshot(table) : null;
-  const g = geometry(table, obs);
-  table.style.setProperty("--cw", `${g.cw}px`);
-  table.style.setProperty("--ch", `${g.ch}px`);
-  table.replaceChildren();
-  const row = topRow(obs, g);
-  drawStock(table, obs, g, row);
-  if (familyOf(obs.variant) === "klondike") drawWaste(table, obs, g, row);
-  drawFoundations(table, obs, g, row);
-  const bottom = drawColumns(table, obs, g);
-  table.style.height = `${Math.max(bottom + g.gap, g.viewH)}px`;
-  if (before) animate(table, before, ms, fromStock);
-  table.geometry = g;
-  return g;
+function focusKey(table) {
+  const a = document.activeElement;
+  if (!a || !table.contains(a) || !a.dataset.pile) return null;
+  return { pile: a.dataset.pile, index: a.dataset.index, cls: a.classList.contains("slot") ? "slot" : "card" };
 }
 
-/** Drop targets: each column (full height below its top) and the foundation row as "f". */
+function restoreFocus(table, key) {
+  if (!key) return;
+  const g = table.querySelector(`.pile[data-pile="${key.pile}"]`);
+  if (!g) return;
+  const target = g.querySelector('[tabindex="0"]');
+  if (target) target.focus({ preventScroll: true });
+}
+
+// ---------------------------------------------------------------- animation
+
+function pair(prev, next, prefer) {
+  const byPlace = new Map(prev.map((p) => [`${p.pile}/${p.index}`, p]));
+  const used = new Set();
+  const from = new Map();
+  for (const n of next) {
+    const p = byPlace.get(`${n.pile}/${n.index}`);
+    if (p && (p.code === n.code || p.code === "??" || n.code === "??")) {
+      from.set(n, p);
+      used.add(p);
+    }
+  }
+  const left = prev.filter((p) => !used.has(p) && p.code !== "??");
+  for (const n of next) {
+    if (from.has(n) || n.code === "??") continue;
+    const same = left.filter((p) => p.code === n.code);
+    const p = same.find((q) => prefer && (q.pile === prefer || (prefer === "f" && q.pile[0] === "f")))
+      || same[0];
+    if (p) {
+      from.set(n, p);
+      left.splice(left.indexOf(p), 1);
+    }
+  }
+  return from;
+}
+
+function fly(el, dx, dy, scale, ms, delay, z) {
+  if (Math.abs(dx) < 0.5 && Math.abs(dy) < 0.5 && scale === 1) return;
+  const start = `translate(${dx}px, ${dy}px)${scale !== 1 ? ` scale(${scale})` : ""}`;
+  const old = el.style.zIndex;
+  if (z) el.style.zIndex = String(z);
+  const anim = el.animate([{ transform: start }, { transform: "translate(0px, 0px)" }],
+    { duration: ms, delay, easing: EASE, fill: "backwards" });
+  anim.onfinish = anim.oncancel = () => { el.style.zIndex = old; };
+}
+
+function turn(el, ms) {
+  el.animate([{ transform: "scaleX(0.05)" }, { transform: "scaleX(1)" }],
+    { duration: ms * 0.8, easing: "ease-out" });
+}
+
+function animate(prev, next, stockLeft, L, ms, { prefer, deal }) {
+  const stock = prev.stockBox || L.stock;
+  if (deal) {
+    const order = next.filter((n) => /^\d+$/.test(n.pile))
+      .sort((a, b) => a.index - b.index || Number(a.pile) - Number(b.pile));
+    const stagger = Math.min(ms * 0.12, 900 / Math.max(order.length, 1));
+    order.forEach((n, k) => fly(n.el, stock.x - n.x, stock.y - n.y, 1, ms, k * stagger, 500 + k));
+    return;
+  }
+  const from = pair(prev.items, next, prefer);
+  let dealt = 0;
+  for (const n of next) {
+    const p = from.get(n);
+    if (p) {
+      if (p.code === "??" && n.code !== "??") turn(n.el, ms);
+      else fly(n.el, p.x - n.x, p.y - n.y, p.s / n.s, ms, 0, 800 + n.z);
+    } else if (n.code !== "??" && n.pile !== "d" && prev.stock > stockLeft) {
+      fly(n.el, stock.x - n.x, stock.y - n.y, 1, ms, dealt * ms * 0.12, 800 + n.z);
+      dealt += 1;
+    }
+  }
+}
+
+/** Redraw `table` for `obs`. Options: ms (animation length, 0 for none), prefer (the pile the
+ *  moved cards came from, for twins), deal (fly every card in from the stock), large and
+ *  leftHanded (settings). Returns the layout. */
+export function render(table, obs, opts = {}) {
+  const { ms = 0, prefer = null, deal = false, large = false, leftHanded = false } = opts;
+  const prev = table.drawn || null;
+  const keep = focusKey(table);
+  const L = layout(obs, table.clientWidth, table.clientHeight, { large, leftHanded });
+  table.style.setProperty("--cw", `${L.cw}px`);
+  table.style.setProperty("--ch", `${L.ch}px`);
+  table.style.setProperty("--idx-font", `${L.m.font}px`);
+  table.style.setProperty("--idx-pad", `${L.m.pad}px`);
+  table.classList.toggle("idx-stacked", !L.m.inline);
+  table.replaceChildren();
+  const items = [];
+  columnItems(obs, L, items);
+  stockItems(obs, L, items);
+  wasteItems(obs, L, items);
+  foundationItems(obs, L, items);
+  build(table, obs, L, items);
+  rove(table, keep);
+  restoreFocus(table, keep);
+  if (table.lit && table.lit.obs !== obs) table.lit = null;   // a lit move is for one position
+  applyLit(table, obs);
+  if (ms > 0 && (prev || deal)) {
+    animate(prev || { items: [], stock: 0 }, items, obs.stock, L, ms, { prefer, deal });
+  }
+  table.drawn = { items, stock: obs.stock, stockBox: L.stock };
+  table.geometry = L;
+  return L;
+}
+
+/** The pile a move's cards came from, for pairing twins: `undo` reverses the move. */
+export function movedFrom(text, undo = false) {
+  const m = parseMove(text || "");
+  if (!m || m.source === "d") return null;
+  return undo ? (m.target.startsWith("f") ? "f" : m.target) : m.source;
+}
+
+/** Drop targets in page coordinates: every column (down to the window's bottom) and, in
+ *  Klondike, each foundation (its target is "f": the card's own foundation). */
 export function targets(table, obs) {
-  const g = table.geometry;
+  const L = table.geometry;
   const box = table.getBoundingClientRect();
-  const out = obs.columns.map((_, c) => ({
-    target: String(c + 1),
-    left: box.left + g.x(c) - g.gap / 2, right: box.left + g.x(c) + g.cw + g.gap / 2,
-    top: box.top + g.colTop - g.gap, bottom: box.bottom + 4000,
+  const out = L.cols.map((c, i) => ({
+    target: String(i + 1), left: box.left + c.x - L.gap / 2, right: box.left + c.x + L.cw + L.gap / 2,
+    top: box.top + c.y - L.gap, bottom: box.bottom + 4000,
   }));
-  const slots = [...table.querySelectorAll('.slot[data-pile^="f"]')];
-  if (slots.length && familyOf(obs.variant) === "klondike") {
-    const rs = slots.map((s) => s.getBoundingClientRect());
-    out.push({ target: "f", left: Math.min(...rs.map((r) => r.left)),
-      right: Math.max(...rs.map((r) => r.right)), top: rs[0].top - g.gap, bottom: rs[0].bottom });
+  if (familyOf(obs.variant) === "klondike") {
+    for (const p of L.found) {
+      out.push({ target: "f", left: box.left + p.x, right: box.left + p.x + L.cw * p.s,
+        top: box.top + p.y - L.gap, bottom: box.top + p.y + L.ch * p.s });
+    }
   }
   return out;
+}
+
+/** The elements a pile shows: its cards, bottom first (the slot when it is empty). */
+export function pileElements(table, pile) {
+  const els = [...table.querySelectorAll(`.card[data-pile="${pile}"]`)];
+  return els.sort((a, b) => a.dataset.index - b.dataset.index);
+}
+
+function applyLit(table, obs) {
+  const lit = table.lit;
+  if (!lit) return;
+  const light = (el, cls) => { if (el) el.classList.add(cls); };
+  const slotOf = (pile) => table.querySelector(`.slot[data-pile="${pile}"]`);
+  if (lit.source === "d") {
+    const els = pileElements(table, "d");
+    light(els[els.length - 1] || slotOf("d"), "hint");
+    return;
+  }
+  const els = pileElements(table, lit.source);
+  els.slice(-lit.count).forEach((el) => light(el, "hint"));
+  let target = lit.target;
+  if (target === "f") {
+    const code = els.length >= lit.count ? els[els.length - lit.count].dataset.code : null;
+    const f = code && foundationFor(obs, code);
+    target = f ? `f${f}` : "f1";
+  }
+  const onto = pileElements(table, target);
+  light(onto[onto.length - 1] || slotOf(target), "hint-target");
+}
+
+/** Light a legal move given in notation ("3>7", "w>f", "d"): the card(s) it lifts get the class
+ *  "hint" and the pile it goes to (its top card, or its empty slot) "hint-target", until the
+ *  returned function is called or the table shows another position (a redraw of the same
+ *  position, after a resize, keeps it). Returns null when `text` is not legal in `body`. */
+export function highlightMove(table, body, text) {
+  const m = moveByText(body, text);
+  if (!m) return null;
+  const clear = () => {
+    if (table.lit !== lit) return;
+    table.lit = null;
+    for (const el of table.querySelectorAll(".hint, .hint-target")) {
+      el.classList.remove("hint", "hint-target");
+    }
+  };
+  const lit = { source: m.source, count: m.count, target: m.target, obs: body.observation };
+  table.lit = lit;
+  applyLit(table, body.observation);
+  return clear;
 }

@@ -1,0 +1,47 @@
+// Telling the player: a polite live region that announces every move to screen readers, a
+// bubble at the card for refusals (also announced), and a short toast for other news.
+
+const $ = (id) => document.getElementById(id);
+let bubbleTimer = 0, toastTimer = 0;
+
+/** Announce `text` to screen readers (and keep it as the page's last message). */
+export function say(text) {
+  const live = $("echo");
+  live.textContent = "";
+  // A fresh text node each time, so that the same words said twice are announced twice.
+  requestAnimationFrame(() => { live.textContent = text; });
+  live.dataset.last = text;
+}
+
+/** Show `text` in a bubble next to `anchor` (an element or a {x, y} page point). */
+export function bubble(text, anchor) {
+  const box = $("bubble");
+  box.textContent = text;
+  box.hidden = false;
+  const r = anchor && anchor.getBoundingClientRect ? anchor.getBoundingClientRect()
+    : { left: anchor ? anchor.x : innerWidth / 2, top: anchor ? anchor.y : innerHeight / 2,
+      width: 0, height: 0 };
+  const w = box.offsetWidth, h = box.offsetHeight;
+  let x = r.left + r.width / 2 - w / 2;
+  let y = r.top - h - 8;
+  if (y < 4) y = r.top + Math.min(r.height, 60) + 8;
+  x = Math.max(4, Math.min(x, innerWidth - w - 4));
+  y = Math.max(4, Math.min(y, innerHeight - h - 4));
+  box.style.left = `${x}px`;
+  box.style.top = `${y}px`;
+  clearTimeout(bubbleTimer);
+  bubbleTimer = setTimeout(() => { box.hidden = true; }, 3500);
+  say(text);
+}
+
+export function hideBubble() { $("bubble").hidden = true; }
+
+/** A short message at the bottom of the window (also announced). */
+export function toast(text) {
+  const box = $("toast");
+  box.textContent = text;
+  box.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { box.hidden = true; }, 3000);
+  say(text);
+}

@@ -1,0 +1,57 @@
+// The bar above the table: the game by its name, the deal, score (money in Vegas, with the
+// running balance), moves and the time, which starts at the first move.
+
+import { money, number, t } from "./i18n.js";
+import { familyOf } from "./moves.js";
+import { clock } from "./dialogs.js";
+import { variantName } from "./names.js";
+import { isVegas } from "./stats.js";
+
+const $ = (id) => document.getElementById(id);
+
+/** The deal as people read it: a short number (long ones cut in the middle), or the secret
+ *  deal's fingerprint while its number is not shown. */
+export function dealLabel(obs) {
+  if (obs.deal_id) {
+    const num = obs.deal_id.slice(obs.deal_id.lastIndexOf("#") + 1);
+    if (!/^\d+$/.test(num)) return { text: "", title: "" };   // a hand-made deal or position
+    const text = num.length > 10 ? `${num.slice(0, 4)}…${num.slice(-4)}` : num;
+    return { text: `#${text}`, title: t("hud.deal.number.title", { number: num }) };
+  }
+  const hash = String(obs.deal_hash || "").slice(0, 8);
+  return { text: t("hud.deal.secret", { hash: hash.slice(0, 6) }),
+    title: t("hud.deal.secret.title", { hash }) };
+}
+
+/** Redraw the bar for `body`. */
+export function hud(body, settings, balance, timerAt) {
+  const obs = body.observation;
+  const vegas = isVegas(obs.variant);
+  $("variant-name").textContent = variantName(obs.variant);
+  const deal = dealLabel(obs);
+  $("deal-id").textContent = deal.text;
+  $("deal-id").title = deal.title;
+  $("score").textContent = vegas ? money(obs.score) : number(obs.score);
+  $("balance-box").hidden = !vegas;
+  if (vegas) {
+    const playing = body.status === "playing" ? obs.score : 0;
+    $("balance").textContent = money(balance + playing);
+  }
+  $("moves").textContent = number(obs.moves_made);
+  $("btn-undo").disabled = !body.can_undo;
+  $("btn-redo").disabled = !body.can_redo;
+  document.body.dataset.family = familyOf(obs.variant);
+  document.body.dataset.status = body.status;
+  tick(body, settings, timerAt);
+}
+
+/** The clock: the server's elapsed time plus the seconds since its last answer (at most 120,
+ *  as the server counts idle time), running only from the first move of a game in play. */
+export function tick(body, settings, timerAt) {
+  $("timer-box").hidden = !settings.timer;
+  if (!settings.timer) return;
+  const obs = body.observation;
+  const running = body.status === "playing" && obs.outcome === "playing" && obs.moves_made > 0;
+  const extra = running ? Math.min((Date.now() - timerAt) / 1000, 120) : 0;
+  $("timer").textContent = clock(body.elapsed + extra);
+}
