@@ -18,8 +18,9 @@ ALLOWED = {
     "core": set(),
     "solver": {"core"},
     "storage": {"core"},
-    "analysis": {"core", "solver", "storage"},
-    "server": {"core", "solver", "storage"},
+    "advisor": {"core", "solver"},
+    "analysis": {"core", "solver", "advisor", "storage"},
+    "server": {"core", "solver", "advisor", "storage"},
 }
 THIRD_PARTY_ONLY_IN = {"starlette": "server", "uvicorn": "server"}
 

@@ -6,7 +6,7 @@
 'klondike#7'
 """
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .core import (
     Card,
@@ -28,11 +28,24 @@ __version__ = "0.1.0"
 __all__ = [
     "Card", "Game", "IllegalMoveError", "InvalidDealError", "InvalidSaveError", "KabaleError",
     "Move", "NotationError", "State", "Suit", "Variant", "parse_variant", "solve",
+    # the advisor (DESIGN.md §2b), imported on first use
+    "Bot", "autoplay", "hint", "knowledge", "postmortem", "win_chance", "worlds",
 ]
+ADVISOR = ("Bot", "autoplay", "hint", "knowledge", "postmortem", "win_chance", "worlds")
 
 
 if TYPE_CHECKING:
+    from .advisor import Bot, autoplay, hint, knowledge, postmortem, win_chance, worlds
     from .solver import Result
+
+
+def __getattr__(name: str) -> Any:
+    """The advisor's names, imported (with the compiled solver) on first use."""
+    if name in ADVISOR:
+        from . import advisor
+
+        return getattr(advisor, name)
+    raise AttributeError(f"module 'kabale' has no attribute {name!r}")
 
 
 def solve(game: Game, max_seconds: float | None = 10.0, max_nodes: int | None = None,

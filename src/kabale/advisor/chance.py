@@ -1,0 +1,90 @@
+"""Win chance: the share of consistent worlds that a perfect-information player wins."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..core import Game, KabaleError
+from ..solver.batch import solve_states
+from .effort import Effort, effort_for
+from .knowledge import knowledge
+from .worlds import rng_for, sample_positions
+
+Z95 = 1.959963984540054
+
+
+def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval (95% by default) of a binomial share; (0, 1) for no trials."""
+    if trials <= 0:
+        return 0.0, 1.0
+    p = successes / trials
+    centre = p + z * z / (2 * trials)
+    spread = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))
+    scale = 1 + z * z / trials
+    low = 0.0 if successes <= 0 else max(0.0, (centre - spread) / scale)
+    high = 1.0 if successes >= trials else min(1.0, (centre + spread) / scale)
+    return low, high
+
+
+@dataclass(frozen=True)
+class Chance:
+    """``value``: the share of decided sampled worlds that are won (the midpoint of the
+    interval when none was decided); ``low``..``high``: a 95% interval with the undecided
+    worlds counted as lost for ``low`` and as won for ``high`` (Blake & Gent); ``samples``
+    worlds in all, of which ``wins`` won and ``undecided`` not decided within the budget."""
+
+    value: float
+    low: float
+    high: float
+    samples: int
+    wins: int
+    undecided: int
+
+    def to_dict(self) -> dict[str, float | int]:
+        """The JSON object the HTTP API sends."""
+        return {"value": round(self.value, 4), "low": round(self.low, 4),
+                "high": round(self.high, 4), "samples": self.samples, "wins": self.wins,
+                "undecided": self.undecided}
+
+
+def chance_of(wins: int, losses: int, undecided: int) -> Chance:
+    """The Chance of counted verdicts."""
+    samples = wins + losses + undecided
+    low = wilson(wins, samples)[0]
+    high = wilson(wins + undecided, samples)[1]
+    decided = wins + losses
+    value = wins / decided if decided else (low + high) / 2
+    return Chance(value, low, high, samples, wins, undecided)
+
+
+def certain(status: str, samples: int) -> Chance:
+    """The Chance of a position whose every card is known: 1 or 0 as the solver decided it,
+    anything (0..1) when it did not."""
+    if status == "unknown":
+        return Chance(0.5, 0.0, 1.0, samples, 0, samples)
+    won = status == "solved"
+    return Chance(float(won), float(won), float(won), samples, samples if won else 0, 0)
+
+
+def win_chance(game: Game, samples: int | None = None, seed: int | None = None,
+               effort: str | Effort = "normal") -> Chance:
+    """The chance that the position can still be won, from what the player has seen: the
+    share of ``samples`` consistent worlds (the effort's number when None) that the
+    full-information solver wins within the effort's budget of positions per world."""
+    level = effort_for(game.variant, effort)
+    count = level.chance_samples if samples is None else samples
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise KabaleError(f"bad number of samples {samples!r}: a positive integer")
+    outcome = game.outcome
+    if outcome != "playing":
+        return certain("solved" if outcome == "won" else "unsolvable", count)
+    k = knowledge(game)
+    if k.complete:  # one world, the true one: the solver's verdict is the answer
+        (verdict,) = solve_states(game.variant, [k.position(iter(()))], level.exact_nodes)
+        return certain(verdict.status, count)
+    positions = sample_positions(k, count, rng_for(seed))
+    verdicts = solve_states(game.variant, positions, level.chance_nodes)
+    wins = sum(v.status == "solved" for v in verdicts)
+    losses = sum(v.status == "unsolvable" for v in verdicts)
+    return chance_of(wins, losses, count - wins - losses)

@@ -1,0 +1,70 @@
+"""What a world is worth after a plan.
+
+Klondike: 1 if the solver wins it within the budget, else 0 (an undecided world counts as
+not won, as lonelybot counts it; small solves decide most Klondike worlds).
+
+Spider and Spiderette: with every card known nearly every position of a deal is won, so
+before the last deal the solver's verdicts tell plans apart only by how soon a win is
+proved, which rewards dealing early (a position with fewer cards to deal is proved sooner,
+not better). There a world is worth the progress of the best position it reaches by moves
+that show nothing more (``progress``, a logistic of a score after the solver's beam weights:
+removed runs, cards on the next rank, of their suit above all, and empty columns, against
+cards on any other card and face-down cards): what a player
+who has just seen the plan's card can make of it without knowing the rest. From the last deal
+on, the solver's verdict decides: 1 won, 0 lost, half the progress if undecided.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from ..core import State, Variant
+from ..core.game import Rules
+from ..core.spider import SpiderRules
+from ..solver.batch import solve_states
+
+#: weights of the progress score: per run removed, card on the next rank of its suit, on the
+#: next rank of another suit, on any other card (a break), empty column, face-down card
+RUN, LINK, NATURAL, BREAK, EMPTY, HIDDEN = 13.0, 1.0, 0.3, 1.0, 3.0, 0.75
+SCALE = 8.0  # score units per step of the logistic
+
+
+def progress(state: State) -> float:
+    """A Spider position's progress in (0, 1), the logistic of its score."""
+    links = naturals = breaks = 0
+    for pile, down in zip(state.columns, state.down, strict=True):
+        for below, above in zip(pile[down:], pile[down + 1:], strict=False):
+            if below.rank != above.rank + 1:
+                breaks += 1
+            elif below.suit == above.suit:
+                links += 1
+            else:
+                naturals += 1
+    score = RUN * len(state.foundations) + LINK * links + NATURAL * naturals - \
+        BREAK * breaks + EMPTY * sum(not pile for pile in state.columns) - \
+        HIDDEN * sum(state.down)
+    return 1.0 / (1.0 + math.exp(-score / SCALE))
+
+
+Reach = Callable[[State], list[State]]
+
+
+def worths(variant: Variant, rules: Rules, finals: list[State], nodes: int,
+           reach: Reach) -> list[tuple[bool, float]]:
+    """(won, worth) of each world's position after a plan (module docstring); ``reach``
+    lists the positions a position reaches by moves that show nothing."""
+    if not isinstance(rules, SpiderRules):
+        verdicts = solve_states(variant, finals, nodes)
+        return [(v.status == "solved", float(v.status == "solved")) for v in verdicts]
+    out: list[tuple[bool, float]] = [(False, 0.0)] * len(finals)
+    ended = [i for i, state in enumerate(finals) if not state.stock]
+    for i, verdict in zip(ended, solve_states(variant, [finals[i] for i in ended], nodes),
+                          strict=True):
+        won = verdict.status == "solved"
+        out[i] = (won, 1.0 if won else 0.0 if verdict.status == "unsolvable"
+                  else 0.5 * progress(finals[i]))
+    for i, state in enumerate(finals):
+        if state.stock:
+            out[i] = (False, max(progress(s) for s in [state, *reach(state)]))
+    return out

@@ -1,0 +1,85 @@
+"""Bot, autoplay and hint: legal moves, repeatable answers, wins where the cards are known."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from advice_games import played
+
+from kabale import Game, KabaleError
+from kabale.advisor import EFFORTS, Bot, autoplay, hint
+from kabale.advisor.effort import scaled
+from kabale.advisor.tips import REASONS
+from kabale.solver.batch import solve_states
+
+
+def quick(family: str) -> object:
+    return scaled(EFFORTS[family]["quick"], worlds=8, solves=24, closure=200)
+
+
+@pytest.mark.parametrize("variant", ["klondike", "klondike:draw=3,passes=3",
+                                     "spiderette:suits=1", "spider:suits=1"])
+def test_autoplay_plays_legal_moves_to_an_end(variant: str) -> None:
+    game = Game.new(variant, 2)
+    effort = quick(game.variant.family)
+    done = autoplay(variant, 2, Bot(effort, seed=1), max_moves=300)
+    assert done.moves_made > 0
+    replay = Game.new(variant, 2)
+    for move in done.history:
+        replay.play(move)  # the checked path accepts every move
+    assert replay.state == done.state
+    if done.outcome == "playing" and done.moves_made < 300:  # the bot gave up: hopeless
+        assert Bot(effort, seed=1).choose(done) is None
+
+
+def test_the_bot_is_repeatable_for_a_seed() -> None:
+    effort = quick("klondike")
+    first = autoplay("klondike", 3, Bot(effort, seed=7), max_moves=60)
+    again = autoplay("klondike", 3, Bot(effort, seed=7), max_moves=60)
+    assert first.history == again.history
+
+
+def test_with_every_card_known_the_bot_plays_the_solvers_verdict() -> None:
+    for seed in (1, 2, 3, 4):
+        start = Game.new("klondike:open=true", seed)
+        verdict = solve_states(start.variant, [start.state], 1_000_000)[0].status
+        game = autoplay("klondike:open=true", seed, Bot("quick", seed=0))
+        assert game.outcome == ("won" if verdict == "solved" else "playing")
+        assert game.moves_made > 0 or verdict == "unsolvable"
+
+
+def test_the_vote_scheme_plays_too() -> None:
+    game = autoplay("klondike", 4, Bot(quick("klondike"), seed=1, scheme="vote"),
+                    max_moves=80)
+    assert game.moves_made > 0
+
+
+def test_bad_bot_settings_are_refused() -> None:
+    with pytest.raises(KabaleError, match="scheme"):
+        Bot(scheme="guess")
+    with pytest.raises(KabaleError, match="effort"):
+        Bot(effort="heroic")
+
+
+@pytest.mark.parametrize("variant", ["klondike:draw=3", "spider:suits=2", "spiderette"])
+def test_a_hint_is_a_legal_move_with_its_reason(variant: str) -> None:
+    game = played(variant, 4, 12)
+    advice = hint(game, effort=quick(game.variant.family), seed=2)
+    legal = {str(m) for m in game.legal_moves()}
+    assert advice.move in legal
+    assert {move for move, _ in advice.moves} <= legal
+    assert advice.moves[0] == (advice.move, advice.chance)
+    chances = [chance for _, chance in advice.moves]
+    assert min(chances) >= 0.0 and max(chances) <= 1.0
+    assert advice.reason == REASONS.get(advice.reason_key, advice.reason)
+    assert advice.line[0] == advice.move
+    copy = game.copy()
+    for move in advice.line:  # the plan behind it plays from here
+        copy.play(move)
+    json.dumps(advice.to_dict())
+
+
+def test_no_hint_once_the_game_is_over() -> None:
+    game = autoplay("klondike:open=true", 1, Bot("quick", seed=0))
+    assert hint(game).move is None and hint(game).reason_key == "game_over"
