@@ -55,10 +55,15 @@ def build_parser(with_solver: bool = True) -> Parser:
                       help=f"play in the terminal reading stdin: {TEXT_HELP}")
 
     solve = sub.add_parser("solve", help="decide a deal with full information")
+    hint = sub.add_parser("hint", help="the best move of a game log, from the player's view")
+    autoplay = sub.add_parser("autoplay", help="the bot plays deals; prints each result")
     if with_solver:
+        from .advisor import cli as advisor_cli
         from .solver import cli as solver_cli
 
         solver_cli.configure(solve)
+        advisor_cli.configure_hint(hint)
+        advisor_cli.configure_autoplay(autoplay)
     return parser
 
 
@@ -66,7 +71,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     try:
         arguments = list(sys.argv[1:] if argv is None else argv)
-        args = build_parser(with_solver="solve" in arguments[:1]).parse_args(arguments)
+        solver = bool({"solve", "hint", "autoplay"} & set(arguments[:1]))
+        args = build_parser(with_solver=solver).parse_args(arguments)
         return run(args)
     except UsageError as error:
         print(error, file=sys.stderr)
@@ -93,6 +99,12 @@ def run(args: argparse.Namespace) -> int:
         from .server import launch
 
         return launch.main(args.variant, args.seed, args.port, not args.no_browser, args.db)
+    if args.command in ("hint", "autoplay"):
+        from .advisor import cli as advisor_cli
+
+        if args.command == "hint":
+            return advisor_cli.main_hint(args)
+        return advisor_cli.main_autoplay(args)
     from .solver import cli as solver_cli
     from .storage.solvitaire import from_solvitaire
 
