@@ -18,10 +18,12 @@ ALLOWED = {
     "core": set(),
     "solver": {"core"},
     "storage": {"core"},
+    "advisor": {"core", "solver"},
     "analysis": {"core", "solver", "storage"},
+    "env": {"core", "advisor"},
     "server": {"core", "solver", "storage"},
 }
-THIRD_PARTY_ONLY_IN = {"starlette": "server", "uvicorn": "server"}
+THIRD_PARTY_ONLY_IN = {"starlette": "server", "uvicorn": "server", "gymnasium": "env"}
 
 
 def _imports(path: Path) -> list[tuple[int, str]]:
