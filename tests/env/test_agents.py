@@ -35,16 +35,16 @@ def test_random_and_greedy_play_only_legal_actions_and_repeat_by_seed(variant: s
 
 
 def _spider_position() -> kabale.Game:
-    """Spiderette, 4 suits: column 1 holds 5S on a face-down card, column 2 6S, column 3 6H,
-    column 4 the 9S-8S run on 9H; the rest of the pack is in the removed runs or the stock."""
+    """Spiderette, 4 suits: column 1 holds 5S on face-down cards, column 2 6S, column 3 6H,
+    column 4 the 9S-8S run on 9H on face-down cards; the rest of the pack is the stock."""
     def card(text: str) -> Card:
         return Card.parse(text)
 
-    columns: list[tuple[Card, ...]] = [(card("KC"), card("5S")), (card("6S"),), (card("6H"),),
-                                       (card("9H"), card("9S"), card("8S")), (), (), ()]
-    used = {c for pile in columns for c in pile}
+    shown = [(card("5S"),), (card("6S"),), (card("6H"),), (card("9H"), card("9S"), card("8S"))]
+    used = {c for pile in shown for c in pile}
     rest = [c for c in (Card(r, s) for s in range(4) for r in range(1, 14)) if c not in used]
-    state = State(columns=tuple(columns), down=(1, 0, 0, 0, 0, 0, 0), stock=tuple(rest),
+    columns = ((*rest[:12], *shown[0]), *shown[1:3], (*rest[12:24], *shown[3]), (), (), ())
+    state = State(columns=columns, down=(12, 0, 0, 12, 0, 0, 0), stock=tuple(rest[24:]),
                   waste=(), foundations=())
     return kabale.Game.from_position("spiderette:strict=false", state)
 
@@ -55,7 +55,7 @@ def test_greedy_rates_moves_by_its_rule() -> None:
     agent = GreedyAgent(env, seed=1)
     rating = {text: agent.rate(env.actions.moves[env.action_of(text)], observation)
               for text in info["legal"]}
-    assert rating["1>2"] == 4  # turns the face-down KC up
+    assert rating["1>2"] == 4  # turns a face-down card up
     assert rating["1>3"] == 4
     assert rating["4:2>5"] == 0  # the run off the 9H onto an empty column
     assert rating["4:1>5"] == -1  # 8S off its own 9S: gains nothing

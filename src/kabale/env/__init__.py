@@ -14,9 +14,10 @@ from gymnasium.envs.registration import register, registry
 from .actions import ActionTable
 from .agents import Agent, BotAgent, GreedyAgent, RandomAgent
 from .environment import KabaleEnv, variant_with
+from .vector import KlondikeVectorEnv
 
-__all__ = ["ActionTable", "Agent", "BotAgent", "GreedyAgent", "KabaleEnv", "RandomAgent",
-           "variant_with"]
+__all__ = ["ActionTable", "Agent", "BotAgent", "GreedyAgent", "KabaleEnv", "KlondikeVectorEnv",
+           "RandomAgent", "variant_with"]
 
 #: registered id -> the variant family it plays
 ENV_IDS = {"kabale/Klondike-v0": "klondike", "kabale/Spider-v0": "spider",
@@ -25,4 +26,5 @@ ENV_IDS = {"kabale/Klondike-v0": "klondike", "kabale/Spider-v0": "spider",
 for _env_id, _family in ENV_IDS.items():
     if _env_id not in registry:
         register(id=_env_id, entry_point="kabale.env.environment:KabaleEnv",
-                 kwargs={"variant": _family})
+                 vector_entry_point="kabale.env.vector:KlondikeVectorEnv"
+                 if _family == "klondike" else None, kwargs={"variant": _family})

@@ -133,6 +133,7 @@ class KabaleEnv(gym.Env[dict[str, np.ndarray], np.int64]):
         if game.variant != self.variant:
             raise KabaleError(f"the game's variant {str(game.variant)!r} is not this env's "
                               f"{str(self.variant)!r}")
+        self.view.check_fits(game.state)
         return game
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], SupportsFloat, bool, bool,

@@ -19,6 +19,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..core.cards import Card
+from ..core.errors import KabaleError
 from ..core.game import Rules
 from ..core.klondike import KlondikeRules
 from ..core.state import IN_STOCK, Pile, State
@@ -77,6 +78,17 @@ class View:
         self._downs: list[int] = []
         self._last: State | None = None
         self.reset()
+
+    def check_fits(self, state: State) -> None:
+        """Raise KabaleError unless ``state``'s piles fit the observation's arrays (every
+        position reachable from a deal does; a hand-made one may not)."""
+        for i, pile in enumerate(state.columns):
+            if len(pile) > self.depth:
+                raise KabaleError(f"column {i + 1} holds {len(pile)} cards; the observation "
+                                  f"holds {self.depth} (as many as a dealt game can reach)")
+        if len(state.stock) + len(state.waste) > self.stock_size:
+            raise KabaleError(f"stock and waste hold {len(state.stock) + len(state.waste)} "
+                              f"cards; the observation holds {self.stock_size}")
 
     def reset(self) -> None:
         """Forget the previous state: the next :meth:`observe` writes every row."""
