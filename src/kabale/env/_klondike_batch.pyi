@@ -10,8 +10,6 @@ class KlondikeBatch:
     n_found: int
     depth: int
     stock_size: int
-    n_actions: int
-    arrays: dict[str, np.ndarray]
 
     def __init__(self, n: int, options: dict[str, Any], arrays: dict[str, np.ndarray],
                  tables: dict[str, Any]) -> None: ...

@@ -39,9 +39,8 @@ cdef inline bint red(int code) noexcept nogil:
 cdef class KlondikeBatch:
     """``n`` games of one Klondike variant; see the module docstring for the arrays."""
 
-    cdef public int n, n_columns, n_found, depth, stock_size, n_actions
+    cdef public int n, n_columns, n_found, depth, stock_size
     cdef int draw, passes, any_empty, back, decks, scoring, open_table
-    cdef public object arrays  # name -> the numpy array behind each view below
     cdef signed char[:, :, ::1] cols
     cdef signed char[:, ::1] length, down, stock, waste, found
     cdef int[::1] stock_n, waste_n, passes_used, score
@@ -60,7 +59,6 @@ cdef class KlondikeBatch:
         self.decks = options["decks"]
         self.scoring = {"standard": 0, "vegas": 1, "none": 2}[options["scoring"]]
         self.open_table = options["open"]
-        self.arrays = arrays
         self.cols = arrays["cols"]
         self.length = arrays["length"]
         self.down = arrays["down"]
@@ -79,7 +77,6 @@ cdef class KlondikeBatch:
         self.src = tables["src"]
         self.dst = tables["dst"]
         self.cnt = tables["cnt"]
-        self.n_actions = self.kind.shape[0]
         self.a_col_f = tables["col_f"]
         self.a_waste_col = tables["waste_col"]
         self.a_col_col = tables["col_col"]

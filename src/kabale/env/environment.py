@@ -114,8 +114,7 @@ class KabaleEnv(gym.Env[dict[str, np.ndarray], np.int64]):
         return self._observation(), self._info(False)
 
     def _start(self, seed: int | None, options: dict[str, Any]) -> Game:
-        unknown = sorted(set(options) - {"game", "deal_id"})
-        if unknown or len(options) > 1:
+        if set(options) - {"game", "deal_id"} or len(options) > 1:
             raise KabaleError(f"bad reset options {sorted(options)!r}: give at most one of "
                               "'game' (a Game) or 'deal_id' (text)")
         if "game" in options:
