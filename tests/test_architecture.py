@@ -20,9 +20,10 @@ ALLOWED = {
     "storage": {"core"},
     "advisor": {"core", "solver"},
     "analysis": {"core", "solver", "advisor", "storage"},
+    "env": {"core", "advisor"},
     "server": {"core", "solver", "advisor", "storage"},
 }
-THIRD_PARTY_ONLY_IN = {"starlette": "server", "uvicorn": "server"}
+THIRD_PARTY_ONLY_IN = {"starlette": "server", "uvicorn": "server", "gymnasium": "env"}
 
 
 def _imports(path: Path) -> list[tuple[int, str]]:

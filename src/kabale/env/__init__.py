@@ -1,0 +1,30 @@
+"""Gymnasium environments for every variant (DESIGN.md §2c; docs/env.md).
+
+Importing this package registers ``kabale/Klondike-v0``, ``kabale/Spider-v0`` and
+``kabale/Spiderette-v0``; every option of the variant is a keyword of ``gymnasium.make``::
+
+    import gymnasium, kabale.env
+    env = gymnasium.make("kabale/Klondike-v0", draw=3)
+
+Needs the ``env`` extra (``pip install 'kabale[env]'``): gymnasium and numpy.
+"""
+
+from gymnasium.envs.registration import register, registry
+
+from .actions import ActionTable
+from .agents import Agent, BotAgent, GreedyAgent, RandomAgent
+from .environment import KabaleEnv, variant_with
+from .vector import KlondikeVectorEnv
+
+__all__ = ["ActionTable", "Agent", "BotAgent", "GreedyAgent", "KabaleEnv", "KlondikeVectorEnv",
+           "RandomAgent", "variant_with"]
+
+#: registered id -> the variant family it plays
+ENV_IDS = {"kabale/Klondike-v0": "klondike", "kabale/Spider-v0": "spider",
+           "kabale/Spiderette-v0": "spiderette"}
+
+for _env_id, _family in ENV_IDS.items():
+    if _env_id not in registry:
+        register(id=_env_id, entry_point="kabale.env.environment:KabaleEnv",
+                 vector_entry_point="kabale.env.vector:KlondikeVectorEnv"
+                 if _family == "klondike" else None, kwargs={"variant": _family})
