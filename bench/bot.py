@@ -22,14 +22,18 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from kabale import parse_variant
 from kabale.advisor import Bot, autoplay, wilson
 from kabale.advisor.cli import parse_seeds
+from kabale.advisor.effort import effort_for, scaled
 
 
-def play(variant: str, seed: int, effort: str, scheme: str, stock_known: bool) -> dict:
+def play(variant: str, seed: int, effort: str, scheme: str, stock_known: bool,
+         budgets: dict[str, int]) -> dict:
     """One game of the bot: its result, moves and CPU seconds."""
     start = time.process_time()
-    game = autoplay(variant, seed, Bot(effort, seed=seed, scheme=scheme,
+    level = scaled(effort_for(parse_variant(variant), effort), **budgets)
+    game = autoplay(variant, seed, Bot(level, seed=seed, scheme=scheme,
                                        stock_known=stock_known))
     return {"seed": seed, "outcome": game.outcome, "moves": game.moves_made,
             "cpu": round(time.process_time() - start, 3)}
@@ -44,9 +48,12 @@ def main() -> int:
     parser.add_argument("--stock-known", action="store_true")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--log", type=Path)
+    parser.add_argument("--set", action="append", default=[], metavar="BUDGET=N",
+                        help="change one of the effort's budgets (advisor/effort.py)")
     args = parser.parse_args()
+    budgets = {key: int(value) for key, _, value in (b.partition("=") for b in args.set)}
     setting = {"variant": args.variant, "effort": args.effort, "scheme": args.scheme,
-               "stock_known": args.stock_known}
+               "stock_known": args.stock_known, "budgets": budgets}
     done: dict[int, dict] = {}
     if args.log and args.log.exists():
         for line in args.log.read_text().splitlines():
@@ -57,7 +64,7 @@ def main() -> int:
     rows = [done[s] for s in parse_seeds(args.seeds) if s in done]
     with ProcessPoolExecutor(args.jobs) as pool, tqdm(total=len(seeds), unit="game") as bar:
         futures = [pool.submit(play, args.variant, s, args.effort, args.scheme,
-                               args.stock_known) for s in seeds]
+                               args.stock_known, budgets) for s in seeds]
         for future in as_completed(futures):
             row = {**setting, **future.result()}
             rows.append(row)
@@ -70,7 +77,8 @@ def main() -> int:
     low, high = wilson(wins, len(rows))
     cpu = [row["cpu"] for row in rows]
     stock = "stock known" if args.stock_known else "stock unseen"
-    print(f"{args.variant} ({stock}, {args.scheme}, effort {args.effort}): won {wins} of "
+    changed = "".join(f", {key}={value}" for key, value in budgets.items())
+    print(f"{args.variant} ({stock}, {args.scheme}, effort {args.effort}{changed}): won {wins} of "
           f"{len(rows)} = {wins / len(rows):.1%} (95% {low:.1%}-{high:.1%}); gave up "
           f"{gave_up}; CPU per game mean {statistics.mean(cpu):.2f} s, median "
           f"{statistics.median(cpu):.2f} s; moves median "

@@ -21,10 +21,9 @@ from dataclasses import dataclass
 from ..core import Game, Move, State
 from ..core.game import Rules
 from ..solver.batch import solve_states
-from ..solver.result import _move as explicit_move
 from .effort import Effort
 from .knowledge import Knowledge
-from .plans import Plan, Planner
+from .plans import Plan, Planner, explicit_move
 from .value import worths as worths_of
 from .worlds import rng_for, sample_positions
 
@@ -46,11 +45,12 @@ class Scored:
         """The share of the worlds tried that the plan won (0 when none was tried)."""
         return self.wins / self.trials if self.trials else 0.0
 
-    def order(self) -> tuple[float, int, int]:
-        """Sort key, best first when sorted descending: mean worth, then worlds tried (a
-        plan that stayed in the race longer), then the tips."""
+    def order(self) -> tuple[int, float, int]:
+        """Sort key, best first when sorted descending: worlds tried (a plan that stayed in
+        the race longer beat the plans that left before it on the same worlds), then mean
+        worth, then the tips."""
         mean = self.value / self.trials if self.trials else 0.0
-        return (mean, self.trials, self.plan.tips)
+        return (self.trials, mean, self.plan.tips)
 
 
 @dataclass(frozen=True)
@@ -88,13 +88,13 @@ def choose(game: Game, k: Knowledge, effort: Effort, seed: int | None,
     if scheme == "plans" and not planner.symmetric and positions[0].stock:
         count = 0  # before Spider's last deal small solves hardly ever win (value.py)
     solved = solve_states(game.variant, positions[:count], effort.chance_nodes, lines=True)
-    wins = [_legal(rules, world, v.line) for world, v in zip(positions[:count], solved, strict=True)
-            if v.status == "solved" and v.line]
-    plans = _distinct(found + [planner.plan_of(line) for line in wins]) or reached
+    wins = [v.line for v in solved if v.status == "solved" and v.line]
+    plans = _distinct(found + [planner.plan_of(line) for line in wins]) or \
+        [planner.with_tips(plan) for plan in reached]
     if not plans:
         return Choice([], not cut, False)
     if scheme == "vote":
-        votes = Counter(line[0] for line in wins)
+        votes = Counter(explicit_move(line[0]) for line in wins)
         ranked = [Scored(plan, votes[plan.first], count, votes[plan.first]) for plan in plans]
         ranked.sort(key=Scored.order, reverse=True)
     elif len(plans) == 1 and not lines:

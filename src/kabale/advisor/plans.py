@@ -22,8 +22,16 @@ from dataclasses import dataclass, field
 from ..core import Move, State
 from ..core.game import Rules
 from ..core.klondike import KlondikeRules
+from ..core.notation import parse_move_text
 from .knowledge import Knowledge, sight
 from .tips import tip_score
+
+
+def explicit_move(text: str) -> Move:
+    """The Move of a move in explicit notation (``3:4>7``, ``w>f``, ``d``), as the solver's
+    lines write them: equal to the legal move it names in any position."""
+    source, target, count = parse_move_text(text)
+    return Move(source, target, count or 1)
 
 
 @dataclass(frozen=True)
@@ -123,11 +131,11 @@ class Planner:
 
     def plans(self, limit: int) -> tuple[list[Plan], list[Plan], bool]:
         """The plans from the start, shortest first, exploring at most ``limit`` positions:
-        (plans that show a card or win, plans that only move on to a position the game has
-        not been in, whether the search was cut), each with its tips."""
+        (plans that show a card or win, with their tips; plans that only move on to a
+        position the game has not been in, without them; whether the search was cut)."""
         found, closure, cut = self.explore(self.start, limit)
         reached = [Plan(moves, False) for key, _, moves in closure if key not in self.k.visited]
-        return [self.with_tips(p) for p in found], [self.with_tips(p) for p in reached], cut
+        return [self.with_tips(p) for p in found], reached, cut
 
     def with_tips(self, plan: Plan) -> Plan:
         """The plan with its tips score (tips.py) from the start."""
@@ -169,16 +177,21 @@ class Planner:
                 closure.append((key, after, line))
         return found, closure, bool(queue)
 
-    def plan_of(self, line: list[Move]) -> Plan:
-        """The plan a winning line of some world starts with: its moves up to the first one
-        that shows a card (or the whole line, which then wins without showing one)."""
+    def plan_of(self, line: tuple[str, ...]) -> Plan:
+        """The plan a winning line of some world (explicit notation, solver/batch.py)
+        starts with: its moves up to the first one that shows a card (or the whole line,
+        which then wins without showing one), as the rules' legal moves."""
         state = self.start
-        for n, move in enumerate(line):
+        moves: list[Move] = []
+        for text in line:
+            wanted = explicit_move(text)
+            move = next(m for m in self.rules.legal_moves(state) if m == wanted)
+            moves.append(move)
             after = self.rules.apply(state, move)
             if self.reveals(state, after):
-                return self.with_tips(Plan(tuple(line[:n + 1]), True))
+                return self.with_tips(Plan(tuple(moves), True))
             state = after
-        return self.with_tips(Plan(tuple(line), False))
+        return self.with_tips(Plan(tuple(moves), False))
 
 
 def _cover(state: State) -> int:
