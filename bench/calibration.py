@@ -17,8 +17,7 @@ import argparse
 import sys
 
 from advice_positions import positions
-
-from kabale.advisor import win_chance, wilson
+from kabale.advisor import wilson, win_chance
 from kabale.solver.batch import solve_states
 
 BINS = [0.0, 0.2, 0.4, 0.6, 0.8, 0.95, 1.0001]

@@ -14,7 +14,6 @@ import sys
 import time
 
 from advice_positions import positions
-
 from kabale.advisor import hint
 
 FAMILIES = ["klondike", "klondike:draw=3", "spiderette", "spider:suits=2"]
