@@ -8,7 +8,7 @@ choosing a move is choosing a plan: a sequence of such moves, then one move that
 the search from strategy fusion over that stretch: each world is solved only from the point
 where it first differs from the others (lonelybot chooses its moves so).
 
-Plans are found by a breadth-first search over the positions that moves showing nothing
+Plans are found by a best-first search over the positions that moves showing nothing
 reach, on one world: those moves never look at an unseen card, so the positions found, as far
 as the player sees them, are those of every world.
 """
