@@ -26,7 +26,7 @@ def test_wilson_matches_known_values(wins: int, trials: int, low: float, high: f
 def test_undecided_worlds_count_both_ways() -> None:
     c = chance_of(wins=6, losses=2, undecided=2)
     assert (c.samples, c.wins, c.undecided) == (10, 6, 2)
-    assert c.value == pytest.approx(0.75)  # of the decided worlds
+    assert c.value == pytest.approx(0.6)  # undecided worlds counted as not won
     assert c.low == pytest.approx(wilson(6, 10)[0])  # undecided as lost
     assert c.high == pytest.approx(wilson(8, 10)[1])  # undecided as won
 

@@ -29,10 +29,14 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
 
 @dataclass(frozen=True)
 class Chance:
-    """``value``: the share of decided sampled worlds that are won (the midpoint of the
-    interval when none was decided); ``low``..``high``: a 95% interval with the undecided
-    worlds counted as lost for ``low`` and as won for ``high`` (Blake & Gent); ``samples``
-    worlds in all, of which ``wins`` won and ``undecided`` not decided within the budget."""
+    """``value``: the share of the sampled worlds that are won, an undecided world counted
+    as not won; ``low``..``high``: a 95% interval with the undecided worlds counted as lost
+    for ``low`` and as won for ``high`` (Blake & Gent); ``samples`` worlds in all, of which
+    ``wins`` won and ``undecided`` not decided within the budget.
+
+    An undecided world counts as lost in ``value`` because within a small budget the solver
+    finds a win (one line) far sooner than it proves a loss (every line): the worlds it
+    leaves open are mostly lost ones, and leaving them out overstates the chance."""
 
     value: float
     low: float
@@ -53,16 +57,14 @@ def chance_of(wins: int, losses: int, undecided: int) -> Chance:
     samples = wins + losses + undecided
     low = wilson(wins, samples)[0]
     high = wilson(wins + undecided, samples)[1]
-    decided = wins + losses
-    value = wins / decided if decided else (low + high) / 2
-    return Chance(value, low, high, samples, wins, undecided)
+    return Chance(wins / samples if samples else 0.0, low, high, samples, wins, undecided)
 
 
 def certain(status: str, samples: int) -> Chance:
-    """The Chance of a position whose every card is known: 1 or 0 as the solver decided it,
-    anything (0..1) when it did not."""
+    """The Chance of a position whose every card is known: 1 or 0 as the solver decided it;
+    value 0 in an interval 0..1 when it did not (undecided counts as not won)."""
     if status == "unknown":
-        return Chance(0.5, 0.0, 1.0, samples, 0, samples)
+        return Chance(0.0, 0.0, 1.0, samples, 0, samples)
     won = status == "solved"
     return Chance(float(won), float(won), float(won), samples, samples if won else 0, 0)
 
