@@ -1,15 +1,23 @@
-"""The README's API example is itself a test, and its two commands stay at the top."""
+"""The README's and docs/api.md's examples are tests, the README's two commands stay at the
+top, and every link of the docs leads to a file (and heading) that a clone or sdist holds."""
 
 from __future__ import annotations
 
 import doctest
+import re
 from pathlib import Path
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+DOCS = [README, *sorted((ROOT / "docs").glob("*.md"))]
+LINK = re.compile(r"\]\(([^)\s]+)\)")
 
 
-def test_readme_api_example_runs() -> None:
-    result = doctest.testfile(str(README), module_relative=False, optionflags=doctest.ELLIPSIS)
+@pytest.mark.parametrize("page", [README, ROOT / "docs" / "api.md"], ids=lambda p: p.name)
+def test_examples_run(page: Path) -> None:
+    result = doctest.testfile(str(page), module_relative=False, optionflags=doctest.ELLIPSIS)
     assert result.attempted >= 10
     assert result.failed == 0
 
@@ -18,3 +26,29 @@ def test_readme_starts_with_install_and_test_commands() -> None:
     head = README.read_text().split("## ")[0]
     assert "pip install . && kabale play" in head
     assert "python -m pytest" in head
+    assert "build-essential" in head and "python3-dev" in head
+
+
+def anchors(page: Path) -> set[str]:
+    """The heading anchors GitHub makes for a markdown page."""
+    found = set()
+    for line in page.read_text().splitlines():
+        if line.startswith("#"):
+            title = line.lstrip("#").strip().lower()
+            found.add(re.sub(r"[^\w\- ]", "", title).replace(" ", "-"))
+    return found
+
+
+@pytest.mark.parametrize("page", DOCS, ids=lambda p: p.name)
+def test_links_lead_inside_the_repository(page: Path) -> None:
+    problems = []
+    for target in LINK.findall(page.read_text()):
+        if target.startswith(("http://", "https://")):
+            continue
+        path, _, anchor = target.partition("#")
+        file = (page.parent / path).resolve() if path else page
+        if not file.is_relative_to(ROOT) or not file.exists():
+            problems.append(f"{target}: no such file in the repository")
+        elif anchor and file.suffix == ".md" and anchor not in anchors(file):
+            problems.append(f"{target}: no heading #{anchor} in {file.name}")
+    assert not problems, "\n".join(problems)

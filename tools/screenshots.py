@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -19,6 +21,8 @@ from typing import Any
 
 from playwright.sync_api import sync_playwright
 
+#: as the browser tests and .ci/run find it: $KABALE_CHROMIUM, else chromium on PATH
+CHROMIUM = os.environ.get("KABALE_CHROMIUM") or shutil.which("chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update",
                  "--disable-sync"]
@@ -71,12 +75,15 @@ def main() -> int:
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    if CHROMIUM is None:
+        print("screenshots: no chromium: install it (Debian: apt-get install chromium) or set "
+              "KABALE_CHROMIUM", file=sys.stderr)
+        return 2
     with tempfile.TemporaryDirectory() as tmp:
         proc, url = start_server(Path(tmp) / "shots.db")
         try:
             with sync_playwright() as pw:
-                browser = pw.chromium.launch(executable_path="/usr/bin/chromium",
-                                             args=CHROMIUM_ARGS)
+                browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 for name, variant, seed, moves, (width, height), settings in SHOTS:
                     page = browser.new_page(viewport={"width": width, "height": height})
                     stored = json.dumps(json.dumps({"speed": "off", **settings}))

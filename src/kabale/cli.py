@@ -1,6 +1,8 @@
 """The ``kabale`` command (and ``python -m kabale``): thin glue over the library.
 
-Exit codes: 0 ok, 2 bad usage or input (one line on stderr, never a traceback).
+Exit codes: 0 ok, 2 bad usage or input (one line on stderr, never a traceback), 1 a command
+that needs the compiled kernels where kabale was built without them (one line saying what to
+install).
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from .core import Game, KabaleError
 from .core.persist import state_to_dict
 from .core.variants import describe_variants
 
+#: The compiled modules (setup.py's KERNELS): a build without a C compiler lacks them.
+KERNELS = ("kabale.solver._klondike", "kabale.solver._spider", "kabale.env._klondike_batch")
 TEXT_HELP = "moves in notation (3>7, 3:2>7, w>f, d), u undo, r redo, ? legal moves, q quit"
 
 
@@ -80,6 +84,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KabaleError as error:
         print(f"kabale: {error}", file=sys.stderr)
         return 2
+    except ModuleNotFoundError as error:
+        if error.name not in KERNELS:
+            raise
+        print(error.msg, file=sys.stderr)  # it names kabale and what to install
+        return 1
     except (BrokenPipeError, KeyboardInterrupt):
         return 0
 

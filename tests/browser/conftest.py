@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,7 +14,9 @@ from playwright.sync_api import Browser, Page, sync_playwright
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 from liveserver import LiveServer  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
+#: The browser, found as .ci/run finds it: $KABALE_CHROMIUM, else chromium on PATH (Debian's;
+#: Playwright's own browser download does not work here).
+CHROMIUM = os.environ.get("KABALE_CHROMIUM") or shutil.which("chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update",
                  "--disable-sync"]
@@ -28,6 +32,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
+    if CHROMIUM is None:
+        pytest.fail("no chromium for the browser tests: install it (Debian: apt-get install "
+                    "chromium) or set KABALE_CHROMIUM to a Chromium executable")
     with sync_playwright() as pw:
         chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium

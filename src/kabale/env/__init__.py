@@ -9,12 +9,16 @@ Importing this package registers ``kabale/Klondike-v0``, ``kabale/Spider-v0`` an
 Needs the ``env`` extra (``pip install 'kabale[env]'``): gymnasium and numpy.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from gymnasium.envs.registration import register, registry
 
 from .actions import ActionTable
 from .agents import Agent, BotAgent, GreedyAgent, RandomAgent
 from .environment import KabaleEnv, variant_with
-from .vector import KlondikeVectorEnv
+
+if TYPE_CHECKING:
+    from .vector import KlondikeVectorEnv
 
 __all__ = ["ActionTable", "Agent", "BotAgent", "GreedyAgent", "KabaleEnv", "KlondikeVectorEnv",
            "RandomAgent", "variant_with"]
@@ -22,6 +26,17 @@ __all__ = ["ActionTable", "Agent", "BotAgent", "GreedyAgent", "KabaleEnv", "Klon
 #: registered id -> the variant family it plays
 ENV_IDS = {"kabale/Klondike-v0": "klondike", "kabale/Spider-v0": "spider",
            "kabale/Spiderette-v0": "spiderette"}
+
+
+def __getattr__(name: str) -> Any:
+    """KlondikeVectorEnv, imported on first use: it needs the compiled batch kernel, which a
+    kabale built without a C compiler lacks (KabaleEnv does not need it)."""
+    if name == "KlondikeVectorEnv":
+        from .vector import KlondikeVectorEnv
+
+        return KlondikeVectorEnv
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 for _env_id, _family in ENV_IDS.items():
     if _env_id not in registry:

@@ -26,10 +26,20 @@ from ..core.errors import KabaleError
 from ..core.game import Game
 from ..core.klondike import KlondikeRules
 from ..core.state import FOUNDATION, STOCK, WASTE, State
-from ._klondike_batch import KlondikeBatch
 from .actions import MAX_RUN, ActionTable
 from .environment import DEFAULT_MAX_MOVES, KabaleEnv
 from .view import card_code
+
+try:
+    from ._klondike_batch import KlondikeBatch
+except ModuleNotFoundError as error:  # kabale was built without a C compiler (setup.py)
+    if error.name != f"{__package__}._klondike_batch":
+        raise
+    raise ModuleNotFoundError(
+        "KlondikeVectorEnv is not compiled (kabale was installed without a C compiler or "
+        "Python's headers): install them (Debian, Ubuntu: apt-get install build-essential "
+        "python3-dev), then reinstall kabale with pip install --force-reinstall "
+        "--no-cache-dir; KabaleEnv works without it", name=error.name) from None
 
 KINDS = {"col_f": 0, "waste_f": 1, "col_col": 2, "waste_col": 3, "f_col": 4, "stock": 5}
 

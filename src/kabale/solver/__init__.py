@@ -11,4 +11,17 @@ from __future__ import annotations
 
 from .result import Result, SolverBugError, release_memory, solve
 
+#: What a missing kernel says: kabale was built without a C compiler (setup.py).
+NOT_COMPILED = ("kabale's solver is not compiled (kabale was installed without a C compiler "
+                "or Python's headers): install them (Debian, Ubuntu: apt-get install "
+                "build-essential python3-dev), then reinstall kabale with pip install "
+                "--force-reinstall --no-cache-dir")
+
+try:
+    from . import _klondike, _spider  # noqa: F401  (the compiled kernels)
+except ModuleNotFoundError as error:
+    if error.name not in (f"{__name__}._klondike", f"{__name__}._spider"):
+        raise
+    raise ModuleNotFoundError(NOT_COMPILED, name=error.name) from None
+
 __all__ = ["Result", "SolverBugError", "release_memory", "solve"]

@@ -12,35 +12,31 @@ from ._klondike import Halt, KlondikeKernel
 from .driver import NOISE, RESTARTS, STATUS, Outcome, cores, drive, race, time_left
 
 # share of the limits for the search without foundation-to-tableau moves (back=true only;
-# 0: none). On draw-3 deals 1-1000 at 22M positions, 0.3 left 19 unknown, 0.1 16 and 0 17;
-# at 10 s, 0.1 left 6 and 0.05 5 (lost deals gain the time; the wins it finds late, the
-# search with those moves finds too)
+# 0: none): lost deals gain the time a larger share would take, and the wins it would find
+# late, the search with those moves finds too (docs/benchmarks.md has the runs behind these
+# shares)
 WITHOUT_BACK = 0.05
 # shuffled restarts of the search with those moves, after that one: none, as the first
-# search had its restarts (same deals 16 unknown, 9% fewer positions in all; draw 1: 7
-# unknown, not 8)
+# search had its restarts
 RESTARTS_WITH_BACK = 0
-# share of the limits for the draw-1 relaxation (draw 3 or a pass limit, see run_klondike).
-# Draw-3 deals 1-1000: 99 of the 194 lost ones are lost drawing one card too, mostly proved
-# faster so (202: 6.2 s -> 1.2 s; 542 and 882, unknown at 10 s: 1.8 s and 0.9 s). At 10 s,
-# 0.2 left 7-9 deals unknown, 0.3 left 11 (it takes time from deals it cannot decide).
+# share of the limits for the draw-1 relaxation (draw 3 or a pass limit, see run_klondike):
+# about half the lost draw-3 deals are lost drawing one card too, most of them proved faster
+# so; a larger share takes time from the deals it cannot decide
 RELAXED = 0.2
 # share of the limits for the relaxation's forecast (back=true): the relaxation without
 # foundation-to-tableau moves. When that is won, or not lost within its share, the relaxation
-# is left out. Draw-3 deals 5, 17 and 161 are won drawing one card, but only after 6-7 s of
-# the relaxation; the forecast wins in 1.2-1.6 s, and the deals the relaxation proves lost in
-# time (202, 542, 882) lose it in 0.1-0.45 s
+# is left out: a relaxation that wins takes long to say so, and its forecast wins sooner,
+# while the deals the relaxation proves lost in time lose their forecast fast
 FORECAST = 0.08
 # With two cores the search runs two lanes at once (driver.race): a first lane that starts the
 # exhaustive search at once (first_lane), and a second lane that gives the relaxation
 # (forecast included) these shares of its time, and the rest to the first lane's exhaustive
 # search, which it joins on the same table in another move order (shuffled by NOISE, see
-# Pair): lost draw-3 deals 348, 90 and 23 are proved in 6.4, 5.9 and 9.6 s instead of 10.6,
-# 9.8 and 17.8
+# Pair), which proves lost deals up to twice as fast
 SECOND_FORECAST = 0.15
 SECOND_RELAXED = 0.6
-# the second lane starts this many seconds after the first: most deals are decided sooner
-# (draw 3, deals 1-1000: median 12 ms), and starting it at once raised that median to 27 ms
+# the second lane starts this many seconds after the first: most deals are decided sooner,
+# and starting it at once more than doubled their median time
 SECOND_HEAD_START = 0.05
 # kernel op kinds (see _klondike.pyx)
 T2T, T2F, W2T, W2F, F2T = range(5)

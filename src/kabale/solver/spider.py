@@ -26,30 +26,22 @@ from .klondike import code
 # time (and of a node limit) the lane has left, until one decides. The lanes of a family run
 # at once, one thread each: the kernels search without the GIL, so each lane has a core of
 # its own where there are two, and the first lane to decide stops the others (Halt). The
-# kinds of stage:
+# kinds of stage (docs/solver.md; the runs behind each choice: docs/benchmarks.md):
 # - "whole beam": the beam moving whole runs only (SpiderBoard.whole_runs). That space is
-#   far smaller and most wins lie in it: Spiderette deals 1-200, that beam alone at 2 s each
-#   wins 187, median 0.04 s (the full beam: 186 at 10 s, median 0.19 s); Spider (4 suits)
-#   deals 1-50 are all won at 60 s, median 0.23 s (before: 49, 7.0 s). It proves no loss.
+#   far smaller and most wins lie in it. It proves no loss.
 # - "proof": a short exhaustive depth-first search. It proves Spiderette's lost deals far
-#   sooner than the full beam: each stage run alone on the deals of 1-800 the whole-runs beam
-#   leaves, it proved every one lost in 0.001-1.2 s, the full beam in 0.02-6.1 s (one never).
-# - "whole dfs": the depth-first search of whole runs only (Spiderette: 94 in 1.1 s, 80 in
-#   1.6 s, where the full beam needs 3.4 s and more). It proves no loss.
+#   sooner than the full beam.
+# - "whole dfs": the depth-first search of whole runs only. It proves no loss.
 # - "endgames": the same with at most ENDGAME_BUDGET positions per endgame (the play after
-#   the last deal), then four times as many while one was cut (whole_runs_win). It wastes
-#   no time in a lost endgame: Spiderette 120 in 2.4 s (the plain one: over 9 s), 80 in
-#   0.9 s, 725 in 3.0 s (4.8 s). It proves no loss.
+#   the last deal), then four times as many while one was cut (whole_runs_win): it wastes
+#   no time in a lost endgame. It proves no loss.
 # - "sweep": whole runs, endgame by endgame, the nearest first (SpiderKernel.sweep). It deals
-#   early where the depth-first search deals last. Of 1-800 it alone wins 74, 101, 426, 535
-#   and 740 within 7 s (in 0.4-2.3 s; 74: the depth-first search of whole runs after 66 s).
+#   early where the depth-first search deals last, and only finds wins.
 # - "beam": the full beam; "drive": shuffled restarts then the exhaustive search (driver),
 #   which alone may decide anything, with what is left. Spider, with 104 cards, hardly ever
 #   gets that far: its beams decide it.
-# Spiderette's lanes and shares come from each stage run alone on each of the 67 deals of
-# 1-800 the whole-runs beam leaves at 3 s, replayed for every order and share in a grid: on
-# one lane each stage wins deals no other wins in 7 s, so every share was a trade; with two,
-# 24 of the 67 stay unknown at 10 s (one lane: 29), of 1-200 only 184.
+# Each stage wins deals no other wins, so the shares trade one deal for another; they come
+# from each stage run alone on the hardest Spiderette deals, then every order and share.
 Stage = tuple[str, float]
 LANES: dict[str, tuple[tuple[Stage, ...], ...]] = {
     "spiderette": ((("whole beam", 0.3), ("proof", 0.15), ("sweep", 0.4), ("beam", 1.0)),
@@ -57,8 +49,8 @@ LANES: dict[str, tuple[tuple[Stage, ...], ...]] = {
     "spider": ((("whole beam", 0.15), ("beam", 0.9), ("drive", 1.0)),),
 }
 # where fewer cores than lanes are free to this process, one lane of the same stages, in
-# the order and shares measured best on one core (Spiderette 1-200: 4 unknown at 10 s;
-# its two lanes on one core, each at half speed: 7)
+# the order and shares measured best on one core (two lanes on one core, each at half
+# speed, decide fewer deals)
 ONE_CORE: dict[str, tuple[Stage, ...]] = {
     "spiderette": (("whole beam", 0.3), ("proof", 0.18), ("whole dfs", 0.21), ("sweep", 0.53),
                    ("beam", 1.0), ("drive", 1.0)),
@@ -66,17 +58,15 @@ ONE_CORE: dict[str, tuple[Stage, ...]] = {
 # with no limit at all, each stage before the full beam and the drive stops after this many
 # positions (the drive then decides)
 EARLY_NODES = 2_000_000
-# the sweep's budget per endgame (x4 each time all are reached). The deals it wins of 1-800
-# take 0.1-2.3 s at 200k; at 300k 74 and 426-740 take up to a third longer, at 100k the
-# others are faster but 74 is not won in 7 s
+# the sweep's budget per endgame (x4 each time all are reached)
 SWEEP_BUDGET = 200_000
 SWEEP_MOVES = 60  # paid moves before the last deal, at most (SpiderKernel.sweep)
-# the "endgames" stage's first budget per endgame: a lost endgame of Spiderette 120 costs
-# 29k positions on average, a won one 4.2k. Run alone at 2k, 5k, 10k and 20k: 120 is won in
-# 10+, 2.4, 2.9 and 3.6 s, 135 in 7.0-7.6 s at each, 94 only at 20k (5.3 s)
+# the "endgames" stage's first budget per endgame: about what a won endgame of a hard deal
+# costs, a small share of what a lost one does
 ENDGAME_BUDGET = 5_000
 # with a time limit, a stage left less than this is skipped: a kernel's first positions touch
-# fresh pages of its table, and 1024 of them (between two looks at the clock) took 0.3 s
+# fresh pages of its table, and it looks at the clock only every 1024 positions, which can
+# take far longer than such a stage's time
 MIN_STAGE_SECONDS = 0.05
 # the score's weights (empty column, face-down card, card on the next rank in suit, out of
 # suit, on another card; see SpiderBoard._rehash_col). Each round names its own: deals one
@@ -99,21 +89,18 @@ def _cycled(sizes: tuple[tuple[int, int], ...], start: int = 0) -> tuple[Round, 
 
 
 # rounds of the phase search, in an order measured with bench/beam_matrix.py (each round run
-# alone on the hardest deals); the last of each family is a whole search if phases are small
+# alone on the hardest deals; docs/benchmarks.md); the last of each family is a whole search
+# if phases are small
 BEAM_ROUNDS: dict[str, tuple[Round, ...]] = {
-    # Spider 4 suits: wide shallow rounds with FEW_SPACES come right after the cheap ones.
-    # Run alone, (20k, 256) solved 14 of the 17 hardest deals of seeds 1-50 within 24M
-    # positions (4 of them unsolved in 60 s before), and (10k, 512) two of the other three
-    # within 16M; with other weights neither solved those three
+    # Spider 4 suits: wide shallow rounds with FEW_SPACES come right after the cheap ones
     "spider": _cycled((
         (5_000, 4), (100_000, 1), (20_000, 8), (400_000, 2), (50_000, 16), (200_000, 4)))
     + ((20_000, 256, FEW_SPACES), (10_000, 512, FEW_SPACES))
     + _cycled(((1_000_000, 2), (100_000, 32), (400_000, 4), (200_000, 64), (2_000_000, 2),
                (1_000_000, 4), (400_000, 16), (2_000_000, 8), (50_000, 256), (50_000, 1024),
                (50_000, 4096), (100_000, 16_384), (4_000_000, 50_000)), start=2),
-    # Spiderette: an order chosen from a matrix of 78 rounds (13 sizes x 6 weight sets) run
-    # alone on its 44 hardest deals of seeds 1-200: wide shallow rounds of (20k, 256) and
-    # (100k, 32) solve most of them, and which weights a round uses decides some deals
+    # Spiderette: wide shallow rounds of (20k, 256) and (100k, 32) early, in turn with every
+    # weight set, since which weights a round uses decides some deals
     "spiderette": (
         (5_000, 4, BALANCED), (5_000, 4, MANY_TURNS), (100_000, 1, FEW_TURNS),
         (20_000, 8, MANY_TURNS), (50_000, 16, NATURAL), (20_000, 256, FEW_SPACES),
