@@ -256,7 +256,8 @@ cdef class KlondikeKernel(Haltable):
     cdef int tlen, wlen, pu
     cdef uint64_t thash
     cdef int found[8]
-    cdef Table table
+    cdef Table own                  # this kernel's table
+    cdef Table* table               # the table it searches on: its own or another's
     cdef KMove* ops
     cdef int nops, cap_ops
     cdef KMove* mbuf
@@ -270,11 +271,12 @@ cdef class KlondikeKernel(Haltable):
     cdef int cut
     cdef uint64_t noise, rng
     cdef uint64_t mem_limit
-    cdef bint borrowed              # the table is another kernel's (share_table)
-    cdef KlondikeKernel table_owner  # that kernel, kept alive while this one uses its table
+    cdef KlondikeKernel table_owner  # the kernel whose table this one searches on, if another
+    cdef Run live                   # the search in progress (run, resume)
 
     def __cinit__(self):
-        self.table.keys = NULL
+        self.own.slab = NULL
+        self.table = &self.own
         self.ops = NULL
         self.mbuf = NULL
         self.scouts = NULL
@@ -283,29 +285,100 @@ cdef class KlondikeKernel(Haltable):
     def __init__(self, int draw, int passes, int decks, bint back, bint empty_any,
                  list columns, list down, list stock, list waste, list found,
                  int passes_used, int table_mb):
-        """Load a position. columns: lists of card codes bottom first; stock/waste bottom
-        first; found: top rank (0 = empty) of each foundation f1..f4 (..f8)."""
-        cdef int i, j
+        """Load a position (see load) of a variant: draw, passes (0: unlimited), decks,
+        back (foundation-to-tableau moves), empty_any (any card on an empty column). The
+        table grows with the search up to about ``table_mb`` MiB."""
+        self._setup(draw, passes, decks, back, empty_any, table_mb)
+        self.load(columns, down, stock, waste, found, passes_used)
+
+    cdef _setup(self, int draw, int passes, int decks, bint back, bint empty_any,
+                int table_mb):
+        """The variant's rules, the table and the search stacks (no position yet)."""
         self.draw = draw
         self.passes = passes
         self.decks = decks
         self.back = back
         self.commute = True
         self.empty_any = empty_any
-        self.ncols = len(columns)
-        self.nfound = len(found)
         self.total = 52 * decks
-        if self.ncols > MAXC or len(stock) + len(waste) > MAXT:
-            raise ValueError("position too large for the Klondike kernel")
+        if table_init(&self.own, <uint64_t>table_mb * 1024 * 1024, False, START_BYTES) != 0:
+            raise MemoryError("cannot allocate the transposition table")
+        self.mem_limit = <uint64_t>max(table_mb, 64) * 1024 * 1024
+        self.cap_ops = 1024
+        self.ops = <KMove*>malloc(self.cap_ops * sizeof(KMove))
+        self.mcap = 8192
+        self.scap = 0
+        self.mbuf = <KMove*>malloc(self.mcap * sizeof(KMove))
+        self.cap_frames = 1024
+        self.frames = <Frame*>malloc(self.cap_frames * sizeof(Frame))
+        if self.ops == NULL or self.mbuf == NULL or self.frames == NULL:
+            raise MemoryError("cannot allocate search stacks")
+        self.nodes = 0
+        self.max_depth = 0
+        self.restart_depth = 0  # no cap (rule 10)
+
+    def load_state(self, state):
+        """Load a core State of the kernel's variant (as load, without building lists)."""
+        cdef int i, j, n, c
+        cdef tuple columns = state.columns, down = state.down, piles = state.foundations
+        cdef tuple stock = state.stock, waste = state.waste, col
+        abandon(self)
+        if len(columns) > MAXC or len(stock) + len(waste) > MAXT or \
+                len(piles) != 4 * self.decks:
+            raise ValueError("position does not fit the Klondike kernel")
+        self.ncols = len(columns)
+        self.nfound = len(piles)
         memset(self.cut_keys, 0, sizeof(self.cut_keys))
         memset(self.cut_next, 0, sizeof(self.cut_next))
         for i in range(self.ncols):
-            if len(columns[i]) > 104:
+            col = columns[i]
+            n = len(col)
+            if n > 104:
                 raise ValueError("column too long for the Klondike kernel")
-            self.clen[i] = len(columns[i])
+            self.clen[i] = n
             self.cdown[i] = down[i]
-            for j in range(self.clen[i]):
-                self.cols[i][j] = columns[i][j]
+            for j in range(n):
+                self.cols[i][j] = card_code(col[j])
+            col_rehash(self, i)
+        find_masks(self)
+        for i in range(self.nfound):
+            self.found[i] = len(piles[i])
+        self.tlen = 0
+        for j in range(len(waste)):
+            self.T[self.tlen] = card_code(waste[j])
+            self.tlen += 1
+        self.wlen = self.tlen
+        for j in range(len(stock) - 1, -1, -1):
+            self.T[self.tlen] = card_code(stock[j])
+            self.tlen += 1
+        self._loaded(state.passes_used)
+
+    def load(self, list columns, list down, list stock, list waste, list found,
+             int passes_used):
+        """Load a position of the kernel's variant, leaving the table as it stands (the next
+        fresh run forgets it). columns: lists of card codes bottom first, with ``down[i]``
+        face-down cards at the bottom of column i; stock/waste bottom first; found: top
+        rank (0 = empty) of each foundation f1..f4 (..f8). A search paused in the old
+        position is abandoned."""
+        cdef int i, j, n
+        cdef list col
+        abandon(self)
+        if len(columns) > MAXC or len(stock) + len(waste) > MAXT or \
+                len(found) != 4 * self.decks:
+            raise ValueError("position does not fit the Klondike kernel")
+        self.ncols = len(columns)
+        self.nfound = len(found)
+        memset(self.cut_keys, 0, sizeof(self.cut_keys))
+        memset(self.cut_next, 0, sizeof(self.cut_next))
+        for i in range(self.ncols):
+            col = columns[i]
+            n = len(col)
+            if n > 104:
+                raise ValueError("column too long for the Klondike kernel")
+            self.clen[i] = n
+            self.cdown[i] = down[i]
+            for j in range(n):
+                self.cols[i][j] = col[j]
             col_rehash(self, i)
         find_masks(self)
         for i in range(self.nfound):
@@ -318,32 +391,21 @@ cdef class KlondikeKernel(Haltable):
         for c in reversed(stock):
             self.T[self.tlen] = c
             self.tlen += 1
+        self._loaded(passes_used)
+
+    cdef _loaded(self, int passes_used):
+        """Finish loading a position: the passes used, the talon's key, empty stacks."""
         self.pu = passes_used
-        self.rules_draw, self.rules_passes, self.rules_pu = draw, passes, passes_used
+        self.rules_draw, self.rules_passes, self.rules_pu = self.draw, self.passes, passes_used
         self._rehash_talon()
-        if table_init(&self.table, <uint64_t>table_mb * 1024 * 1024) != 0:
-            raise MemoryError("cannot allocate the transposition table")
-        self.mem_limit = <uint64_t>max(table_mb, 64) * 1024 * 1024
-        self.cap_ops = 1024
-        self.ops = <KMove*>malloc(self.cap_ops * sizeof(KMove))
-        self.mcap = 8192
-        self.scap = 0
-        self.mbuf = <KMove*>malloc(self.mcap * sizeof(KMove))
-        self.cap_frames = 1024
-        self.frames = <Frame*>malloc(self.cap_frames * sizeof(Frame))
-        if self.ops == NULL or self.mbuf == NULL or self.frames == NULL:
-            raise MemoryError("cannot allocate search stacks")
         self.nops = 0
         self.mlen = 0
-        self.nodes = 0
-        self.max_depth = 0
-        self.restart_depth = 0  # no cap (rule 10)
         self.noise = 0
         self.rng = 0x2545F4914F6CDD1DULL
 
     def __dealloc__(self):
-        if not self.borrowed:
-            table_free(&self.table)
+        abandon(self)
+        table_free(&self.own)
         free(self.ops)
         free(self.mbuf)
         free(self.scouts)
@@ -514,25 +576,37 @@ cdef class KlondikeKernel(Haltable):
             undo_op(self, &self.ops[self.nops])
 
     # ---------------------------------------------------------------- search
-    def run(self, long long max_nodes, double max_seconds, int noise=0, bint fresh=True):
+    def run(self, long long max_nodes, double max_seconds, int noise=0, bint fresh=True,
+            double pause=0.0):
         """One search from the loaded position with an empty table (``fresh``; otherwise on
-        the table as it stands, see share_table). ``noise`` > 0 adds a
-        random 0..noise-1 to every move's priority (a restart with another order; seeded by
-        noise, so runs repeat exactly); 0 keeps the plain order. max_nodes counts this run's
-        positions (0: no limit); max_seconds its time (0: no limit). The kernel is back at
-        the loaded position afterwards, ready to run again.
-        Returns (status, ops) as _search."""
-        cdef long long before = self.nodes
+        the table as it stands, see share_table). ``noise`` > 0 adds a random 0..noise-1 to
+        every move's priority (a restart with another order; seeded by noise, so runs
+        repeat exactly); 0 keeps the plain order. max_nodes counts this run's positions (0:
+        no limit); max_seconds its time (0: no limit). Returns (status, line): status 1
+        solved, 0 unsolvable, -1 node or time limit (or halt), -2 memory limit, -3 paused;
+        the line (when solved) as (kind, a, b, n) tuples, see line_of. Unless paused, the
+        kernel is back at the loaded position afterwards, ready to run again. With
+        ``pause`` > 0 the search pauses after about that many seconds (-3, []) and resume
+        goes on with it. In the main thread a search stops for Ctrl-C (its exception is
+        raised, the kernel back at its position)."""
+        abandon(self)
         if fresh:
-            table_forget(&self.table)
+            table_forget(self.table)
         self.noise = noise
         self.rng = mix64(<uint64_t>noise + 12345)
-        status, ops = search(self, before + max_nodes if max_nodes > 0 else 0, max_seconds)
-        while self.nops > 0:
-            self.nops -= 1
-            undo_op(self, &self.ops[self.nops])
-        self.mlen = 0
-        return status, ops
+        self.live.max_nodes = self.nodes + max_nodes if max_nodes > 0 else 0
+        self.live.deadline = kabale_now() + max_seconds if max_seconds > 0 else 1e300
+        self.live.active = 1
+        status = search_begin(self)
+        if status != 2:
+            return finish_run(self, status)
+        return go_on(self, pause)
+
+    def resume(self, double pause=0.0):
+        """Go on with a paused search, within the limits its run was given (see run)."""
+        if not self.live.active:
+            raise ValueError("no search to resume: run one first")
+        return go_on(self, pause)
 
     def relax(self, bint on):
         """Search as if one card were drawn at a time with unlimited passes (on), or by the
@@ -546,7 +620,18 @@ cdef class KlondikeKernel(Haltable):
 
     def forget_table(self):
         """Start an empty table (run does, unless fresh=False)."""
-        table_forget(&self.table)
+        table_forget(self.table)
+
+    @property
+    def table_bytes(self):
+        """The size of the table's bucket array now (it grows with the search)."""
+        return table_size(self.table)
+
+    def expect_helper(self):
+        """Let another kernel search on this one's table from now on (share_table): a slab
+        the table outgrows is kept until the table is freed, as the helper may still probe
+        it. Call it between runs."""
+        self.own.shared = 1
 
     def share_table(self, KlondikeKernel owner):
         """Search on ``owner``'s table from now on, as it stands, with run(fresh=False): a
@@ -554,31 +639,31 @@ cdef class KlondikeKernel(Haltable):
         either entered, so neither exhausted run proves anything until both ended exhausted
         (then every entered position was searched whole by the kernel that entered it, and
         those positions include every successor of each: all that is reachable). The owner
-        must keep its table meanwhile (no huge_table, no fresh run)."""
-        if not self.borrowed:
-            table_free(&self.table)
-        self.table = owner.table
+        must have called expect_helper, and keeps its table meanwhile (no fresh run)."""
+        if not owner.own.shared:
+            raise ValueError("share_table: the owner has not called expect_helper")
+        abandon(self)
+        table_free(&self.own)
+        self.table = &owner.own
         self.table_owner = owner
-        self.borrowed = True
-
-    def huge_table(self):
-        """Move the table onto huge pages for a long search (see table_init); call it
-        between runs, as its entries are forgotten. Where that memory is not to be had the
-        table stays as it is."""
-        if not self.borrowed:
-            table_rehome(&self.table)
 
     cdef int _do_root(self) noexcept nogil:
         """Play the safe foundation moves of the starting position (part of the line)."""
         return play_safe(self)
 
-    cdef list _line(self):
-        cdef int i
-        cdef list out = []
-        for i in range(self.nops):
-            out.append((self.ops[i].kind, self.ops[i].a, self.ops[i].b, self.ops[i].n,
-                        self.ops[i].draws))
-        return out
+
+cdef inline int card_code(object card) except -1:
+    """The kernel's code of a core Card: suit * 13 + rank - 1."""
+    return <int>card.suit * 13 + <int>card.rank - 1
+
+
+def new_kernel(int draw, int passes, int decks, bint back, bint empty_any, state,
+               int table_mb):
+    """A kernel of the variant's rules (as KlondikeKernel's) loaded with a core State."""
+    cdef KlondikeKernel k = KlondikeKernel.__new__(KlondikeKernel)
+    k._setup(draw, passes, decks, back, empty_any, table_mb)
+    k.load_state(state)
+    return k
 
 
 include "_klondike_cols.pxi"
@@ -586,4 +671,5 @@ include "_klondike_ops.pxi"
 include "_klondike_twins.pxi"
 include "_klondike_gen.pxi"
 include "_klondike_search.pxi"
+include "_klondike_line.pxi"
 include "_klondike_end.pxi"
