@@ -1,5 +1,7 @@
 """Type stub of the compiled Klondike kernel (_klondike.pyx)."""
 
+from collections.abc import Sequence
+
 from kabale.core import State
 
 Line = list[tuple[int, int, int, int]]
@@ -8,6 +10,9 @@ def release_spares() -> None: ...
 def spare_sizes() -> list[int]: ...
 def new_kernel(draw: int, passes: int, decks: int, back: bool, empty_any: bool, state: State,
                table_mb: int) -> KlondikeKernel: ...
+def solve_many(k: KlondikeKernel, states: Sequence[State], max_nodes: int, lines: bool,
+               plan: tuple[float, int, int, float, float, float, int, int],
+               ) -> list[tuple[int, int, Line]]: ...
 def f2t_audit(k: KlondikeKernel) -> list[tuple[int, int, bool, int]]: ...
 
 class Halt:

@@ -255,6 +255,10 @@ cdef class KlondikeKernel(Haltable):
     cdef uint8_t T[MAXT]
     cdef int tlen, wlen, pu
     cdef uint64_t thash
+    cdef uint64_t tset              # one deck: the sum of the talon cards' keys (_rehash_talon)
+    cdef uint64_t tbits             # bits of the talon's cards (all bits with two decks)
+    cdef uint64_t colmix[MAXC]      # mix64(colhash[i] + 0x51), the plain key of column i ...
+    cdef uint64_t colmix_of[MAXC]   # ... when colhash[i] was this
     cdef int found[8]
     cdef Table own                  # this kernel's table
     cdef Table* table               # the table it searches on: its own or another's
@@ -395,6 +399,7 @@ cdef class KlondikeKernel(Haltable):
 
     cdef _loaded(self, int passes_used):
         """Finish loading a position: the passes used, the talon's key, empty stacks."""
+        talon_set(self)
         self.pu = passes_used
         self.rules_draw, self.rules_passes, self.rules_pu = self.draw, self.passes, passes_used
         self._rehash_talon()
@@ -413,15 +418,20 @@ cdef class KlondikeKernel(Haltable):
 
     # ---------------------------------------------------------------- hashing
     cdef void _rehash_talon(self) noexcept nogil:
+        """The talon's share of the key: its cards (see talon_set), the waste's size where
+        rule 6 does not merge it, the passes used where they are limited."""
         cdef int w = self.wlen
         if self.passes == 0 and (self.draw == 1 or w % self.draw == 0 or w == self.tlen):
             w = 0  # rule 6: positions on the draw cycle are one state
         cdef uint64_t h = KW[w]
         cdef int j
-        for j in range(self.tlen):
-            h += KT[j][self.T[j]]
+        if self.decks == 1:
+            h += self.tset
+        else:
+            for j in range(self.tlen):
+                h += KT[j][self.T[j]]
         if self.passes:
-            h += zkey(5, self.pu, 0)
+            h += KXP[self.pu & 255]
         self.thash = h
 
     cdef uint64_t _found_key(self) noexcept nogil:
@@ -443,7 +453,7 @@ cdef class KlondikeKernel(Haltable):
         cdef uint64_t h = self.thash + self._found_key()
         cdef int i
         for i in range(self.ncols):
-            h += mix64(self.colhash[i] + 0x51)
+            h += col_key(self, i)
         return h
 
     cdef uint64_t _hash(self) noexcept nogil:
@@ -612,11 +622,7 @@ cdef class KlondikeKernel(Haltable):
         """Search as if one card were drawn at a time with unlimited passes (on), or by the
         variant's rules again (off). Call it between runs, at the loaded position; the
         table is kept (see klondike.run_klondike)."""
-        if on:
-            self.draw, self.passes, self.pu = 1, 0, 0
-        else:
-            self.draw, self.passes, self.pu = self.rules_draw, self.rules_passes, self.rules_pu
-        self._rehash_talon()
+        relax_rules(self, on)
 
     def forget_table(self):
         """Start an empty table (run does, unless fresh=False)."""
@@ -652,6 +658,15 @@ cdef class KlondikeKernel(Haltable):
         return play_safe(self)
 
 
+cdef void relax_rules(KlondikeKernel k, bint on) noexcept nogil:
+    """KlondikeKernel.relax."""
+    if on:
+        k.draw, k.passes, k.pu = 1, 0, 0
+    else:
+        k.draw, k.passes, k.pu = k.rules_draw, k.rules_passes, k.rules_pu
+    k._rehash_talon()
+
+
 cdef inline int card_code(object card) except -1:
     """The kernel's code of a core Card: suit * 13 + rank - 1."""
     return <int>card.suit * 13 + <int>card.rank - 1
@@ -672,4 +687,5 @@ include "_klondike_twins.pxi"
 include "_klondike_gen.pxi"
 include "_klondike_search.pxi"
 include "_klondike_line.pxi"
+include "_klondike_batch.pxi"
 include "_klondike_end.pxi"

@@ -52,6 +52,8 @@ cdef uint64_t KXC[MAXC]
 cdef uint64_t KXF[8][14]
 cdef uint64_t KXW[MAXT + 1]
 cdef uint64_t KXP[256]
+# of a card in the talon, wherever it lies (one deck: talon_set)
+cdef uint64_t KTS[52]
 
 
 cdef void init_keys() noexcept nogil:
@@ -83,6 +85,8 @@ cdef void init_keys() noexcept nogil:
         KXW[j] = zkey(11, j, 0)
     for j in range(256):
         KXP[j] = zkey(5, j, 0)
+    for c in range(52):
+        KTS[c] = zkey(14, c, 0)
 
 
 init_keys()

@@ -92,3 +92,28 @@ cdef inline void col_unflip(KlondikeKernel k, int s) noexcept nogil:
     k.colup[s] = 0
     if k.decks == 1:
         k.down |= (<uint64_t>1) << c
+
+
+cdef inline uint64_t col_key(KlondikeKernel k, int i) noexcept nogil:
+    """Column i's plain share of the key, mix64(colhash + 0x51), remembered until the column
+    changes (most columns do not between two keys)."""
+    if k.colmix_of[i] != k.colhash[i] or k.colmix[i] == 0:
+        k.colmix_of[i] = k.colhash[i]
+        k.colmix[i] = mix64(k.colhash[i] + 0x51)
+    return k.colmix[i]
+
+
+cdef void talon_set(KlondikeKernel k) noexcept nogil:
+    """Compute the talon's card sum and bits from scratch (at load). With one deck the talon
+    is the loaded one less the cards played from it, in the same order (a play removes a
+    card, a press or a turn-back moves none), so its cards alone fix their order: their
+    sum keys the talon as well as their places would. With two decks equal cards make
+    that not so; there the key sums the cards by place (_rehash_talon)."""
+    cdef int j
+    k.tset = 0
+    k.tbits = 0
+    for j in range(k.tlen):
+        k.tset += KTS[k.T[j]]
+        k.tbits |= (<uint64_t>1) << k.T[j]
+    if k.decks != 1:
+        k.tbits = ~(<uint64_t>0)

@@ -31,6 +31,9 @@ cdef void apply_op(KlondikeKernel k, KMove* m) noexcept nogil:
         c = k.T[p - 1]
         memmove(&k.T[p - 1], &k.T[p], k.tlen - p)
         k.tlen -= 1
+        if k.decks == 1:
+            k.tset -= KTS[c]
+            k.tbits &= ~((<uint64_t>1) << c)
         k.wlen = p - 1
         k.pu = m.pu
         if m.kind == W2F:
@@ -72,6 +75,9 @@ cdef void undo_op(KlondikeKernel k, KMove* m) noexcept nogil:
         memmove(&k.T[p], &k.T[p - 1], k.tlen - (p - 1))
         k.T[p - 1] = c
         k.tlen += 1
+        if k.decks == 1:
+            k.tset += KTS[c]
+            k.tbits |= (<uint64_t>1) << c
         k.wlen = m.old_wlen
         k.pu = m.old_pu
         k._rehash_talon()
@@ -116,7 +122,7 @@ cdef int play_safe(KlondikeKernel k, int start=0, bint again=False) noexcept nog
                 if p:
                     progress = 1
                     fit = safe_fitting(k)
-        if k.draw == 1 and k.passes == 0:
+        if k.draw == 1 and k.passes == 0 and fit & k.tbits:
             for p in range(1, k.tlen + 1):
                 c = k.T[p - 1]
                 if not (fit >> c) & 1:

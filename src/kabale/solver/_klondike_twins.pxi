@@ -38,7 +38,7 @@ cdef uint64_t twin_key(KlondikeKernel k) noexcept nogil:
         if n > 0:
             cut = k.colup[i] & both & ~((<uint64_t>1) << k.cols[i][n - 1])
         if cut == 0:
-            h += mix64(k.colhash[i] + 0x51)  # no cut: the plain column key
+            h += col_key(k, i)  # no cut: the plain column key
         else:
             h += cached_cut_key(k, i, cut)
     return h

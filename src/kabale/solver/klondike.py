@@ -10,7 +10,8 @@ from ..core import Game
 from ..core.cards import Card
 from ..core.state import State
 from ._klondike import Halt, KlondikeKernel, new_kernel
-from .driver import NOISE, RESTARTS, STATUS, Outcome, cores, drive, race, time_left
+from .driver import (FIRST_BUDGET, NOISE, RESTART_SHARE, RESTARTS, STATUS, Outcome, cores,
+                     drive, race, time_left)
 
 # share of the limits for the search without foundation-to-tableau moves (back=true only;
 # 0: none): lost deals gain the time a larger share would take, and the wins it would find
@@ -39,6 +40,9 @@ SECOND_RELAXED = 0.6
 # the second lane starts this many seconds after the first: most deals are decided sooner,
 # and starting it at once more than doubled their median time
 SECOND_HEAD_START = 0.05
+# serial's lane as the kernel's solve_many runs it (its Plan, in its fields' order)
+PLAN = (WITHOUT_BACK, RESTARTS, RESTARTS_WITH_BACK, RELAXED, FORECAST, RESTART_SHARE,
+        FIRST_BUDGET, NOISE)
 # kernel op kinds and statuses (see _klondike.pyx)
 T2T, T2F, W2T, W2F, F2T, DRAW = range(6)
 PAUSED = -3
