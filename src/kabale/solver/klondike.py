@@ -10,8 +10,18 @@ from ..core import Game
 from ..core.cards import Card
 from ..core.state import State
 from ._klondike import Halt, KlondikeKernel, new_kernel
-from .driver import (FIRST_BUDGET, NOISE, RESTART_SHARE, RESTARTS, STATUS, Outcome, cores,
-                     drive, race, time_left)
+from .driver import (
+    FIRST_BUDGET,
+    NOISE,
+    RESTART_SHARE,
+    RESTARTS,
+    STATUS,
+    Outcome,
+    cores,
+    drive,
+    race,
+    time_left,
+)
 
 # share of the limits for the search without foundation-to-tableau moves (back=true only;
 # 0: none): lost deals gain the time a larger share would take, and the wins it would find
