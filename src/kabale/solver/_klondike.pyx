@@ -257,6 +257,9 @@ cdef class KlondikeKernel(Haltable):
     cdef uint64_t thash
     cdef uint64_t tset              # one deck: the sum of the talon cards' keys (_rehash_talon)
     cdef uint64_t tbits             # bits of the talon's cards (all bits with two decks)
+    cdef uint64_t upall             # colup's bits of every column (their sum: they are disjoint)
+    cdef uint64_t fit, fit_of       # safe_fitting's last answer, and the heights and back it had
+    cdef bint fit_known
     cdef uint64_t colmix[MAXC]      # mix64(colhash[i] + 0x51), the plain key of column i ...
     cdef uint64_t colmix_of[MAXC]   # ... when colhash[i] was this
     cdef int found[8]

@@ -92,5 +92,13 @@ cdef void init_keys() noexcept nogil:
 init_keys()
 
 
+# bits of the red (hearts, diamonds) and the black (spades, clubs) Aces, shifted by a rank
+# give that rank's two cards of the colour; and of the Kings
+cdef uint64_t RED_BELOW = ((<uint64_t>1) << 13) | ((<uint64_t>1) << 26)
+cdef uint64_t BLACK_BELOW = (<uint64_t>1) | ((<uint64_t>1) << 39)
+cdef uint64_t KINGS = ((<uint64_t>1) << 12) | ((<uint64_t>1) << 25) | ((<uint64_t>1) << 38) | \
+    ((<uint64_t>1) << 51)
+
+
 cdef inline int suit_of_found(int f) noexcept nogil:
     return f & 3

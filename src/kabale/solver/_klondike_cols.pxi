@@ -18,7 +18,14 @@ cdef void col_rehash(KlondikeKernel k, int i) noexcept nogil:
                 run = False
     k.colhash[i] = h
     k.colrun[i] = run
-    k.colup[i] = up if run else 0
+    set_colup(k, i, up if run else 0)
+
+cdef inline void set_colup(KlondikeKernel k, int i, uint64_t bits) noexcept nogil:
+    """Set column i's face-up run bits, keeping upall (with one deck the columns' bits are
+    disjoint, so their sum is their union: an exchange of one column's bits keeps it)."""
+    k.upall += bits - k.colup[i]
+    k.colup[i] = bits
+
 
 cdef void find_masks(KlondikeKernel k) noexcept nogil:
     """Compute the bits of the column tops and of the face-down cards from scratch (at
@@ -46,9 +53,9 @@ cdef inline void col_put(KlondikeKernel k, int t, int c) noexcept nogil:
     if k.colrun[t]:
         if j > k.cdown[t] and not lies_on(c, k.cols[t][j - 1]):
             k.colrun[t] = False
-            k.colup[t] = 0
+            set_colup(k, t, 0)
         else:
-            k.colup[t] |= (<uint64_t>1) << c
+            set_colup(k, t, k.colup[t] | (<uint64_t>1) << c)
     k.cols[t][j] = c
     k.clen[t] = j + 1
     k.colhash[t] += KZ[0][j][c]
@@ -63,7 +70,7 @@ cdef inline int col_take(KlondikeKernel k, int s) noexcept nogil:
             k.tops |= (<uint64_t>1) << k.cols[s][j - 1]
     if k.colrun[s]:
         k.colhash[s] -= KZ[0][j][c]
-        k.colup[s] &= ~((<uint64_t>1) << c)
+        set_colup(k, s, k.colup[s] & ~((<uint64_t>1) << c))
     else:
         col_rehash(k, s)  # what is left may be one run again
     return c
@@ -77,7 +84,7 @@ cdef inline void col_flip(KlondikeKernel k, int s, KMove* m) noexcept nogil:
         k.cdown[s] = j
         k.colhash[s] += KZ[0][j][c] - KZ[1][j][c]
         k.colrun[s] = True
-        k.colup[s] = (<uint64_t>1) << c
+        set_colup(k, s, (<uint64_t>1) << c)
         k.down &= ~((<uint64_t>1) << c)
         m.flip = 1
     else:
@@ -89,7 +96,7 @@ cdef inline void col_unflip(KlondikeKernel k, int s) noexcept nogil:
     k.colhash[s] += KZ[1][j][c] - KZ[0][j][c]
     k.cdown[s] = j + 1
     k.colrun[s] = True
-    k.colup[s] = 0
+    set_colup(k, s, 0)
     if k.decks == 1:
         k.down |= (<uint64_t>1) << c
 

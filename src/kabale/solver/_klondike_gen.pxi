@@ -106,9 +106,29 @@ cdef int gen_talon_pos(KlondikeKernel k, Targets* g, int p, int draws, int pu, i
             return -1
     return 0
 
+cdef uint64_t wanted_cards(KlondikeKernel k, Targets* g) noexcept nogil:
+    """Bits of the cards that fit a foundation or a column now (a card of a column top's
+    rank - 1 and the other colour; a King, or any card with empty=any, with an empty
+    column): gen_talon_pos makes moves of no other card."""
+    cdef uint64_t bits = 0
+    cdef int t, f, r
+    for f in range(k.nfound):
+        if k.found[f] < 13:
+            bits |= (<uint64_t>1) << (suit_of_found(f) * 13 + k.found[f])
+    for t in range(k.ncols):
+        if k.clen[t] > 0:
+            r = g.rank[t]
+            if r > 1:  # the two cards of rank r - 1 and the other colour
+                bits |= (RED_BELOW if not g.red[t] else BLACK_BELOW) << (r - 2)
+    if g.empty >= 0:
+        bits |= ~(<uint64_t>0) if k.empty_any else KINGS
+    return bits
+
+
 cdef int gen_moves(KlondikeKernel k) noexcept nogil:
     """Append the moves of the current position to mbuf, best first. -1 on no memory."""
     cdef int start = k.mlen, s, t, i, c, f, lo, need, w, pu, draws, redeals, j, empty_done
+    cdef uint64_t wanted
     cdef uint8_t seen[MAXT + 1]
     cdef KMove tmp
     cdef Targets g
@@ -175,7 +195,8 @@ cdef int gen_moves(KlondikeKernel k) noexcept nogil:
                 j = 20
             if add_move(k, T2T, s, t, k.clen[s] - i, 0, 0, j) != 0:
                 return -1
-    # waste plays (rule 1)
+    # waste plays (rule 1), of the cards that have somewhere to go
+    wanted = wanted_cards(k, &g)
     w = k.wlen
     pu = k.pu
     draws = 0
@@ -183,7 +204,7 @@ cdef int gen_moves(KlondikeKernel k) noexcept nogil:
     memset(seen, 0, k.tlen + 1)
     if w > 0:
         seen[w] = 1
-        if gen_talon_pos(k, &g, w, 0, pu, pend) != 0:
+        if (wanted >> k.T[w - 1]) & 1 and gen_talon_pos(k, &g, w, 0, pu, pend) != 0:
             return -1
     while True:
         if w == k.tlen:
@@ -200,7 +221,7 @@ cdef int gen_moves(KlondikeKernel k) noexcept nogil:
         draws += 1
         if not seen[w]:
             seen[w] = 1
-            if gen_talon_pos(k, &g, w, draws, pu, pend) != 0:
+            if (wanted >> k.T[w - 1]) & 1 and gen_talon_pos(k, &g, w, draws, pu, pend) != 0:
                 return -1
     # foundation to tableau
     if k.back:

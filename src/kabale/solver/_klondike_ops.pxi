@@ -85,14 +85,22 @@ cdef void undo_op(KlondikeKernel k, KMove* m) noexcept nogil:
 
 cdef uint64_t safe_fitting(KlondikeKernel k) noexcept nogil:
     """Bits of the cards that fit a foundation now (a card of the next rank) and are safe
-    to send there (rules 2 and 8): the only cards up_from ever sends up."""
-    cdef uint64_t bits = 0
+    to send there (rules 2 and 8): the only cards up_from ever sends up. They depend on the
+    foundations' heights and on ``back`` alone, so the last answer is kept with those."""
+    cdef uint64_t bits = 0, heights = k.back
     cdef int f, c
+    for f in range(k.nfound):
+        heights = (heights << 4) | k.found[f]
+    if heights == k.fit_of and k.fit_known:
+        return k.fit
     for f in range(k.nfound):
         if k.found[f] < 13:
             c = suit_of_found(f) * 13 + k.found[f]
             if k._safe_up(c):
                 bits |= (<uint64_t>1) << c
+    k.fit = bits
+    k.fit_of = heights
+    k.fit_known = True
     return bits
 
 

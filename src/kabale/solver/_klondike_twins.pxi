@@ -27,10 +27,8 @@ cdef uint64_t twin_key(KlondikeKernel k) noexcept nogil:
     """The key of a one-deck position: as _plain_hash, but each column whose face-up cards
     form one run is cut above every face-up card whose twin lies face up in such a column
     too, and a piece above a cut is keyed by the cut card's rank and colour only."""
-    cdef uint64_t h = k.thash + k._found_key(), up = 0, both, cut
+    cdef uint64_t h = k.thash + k._found_key(), up = k.upall, both, cut
     cdef int i, n
-    for i in range(k.ncols):
-        up |= k.colup[i]
     both = up & twin_bits(up)
     for i in range(k.ncols):
         n = k.clen[i]
