@@ -246,9 +246,10 @@ cdef class KlondikeKernel(Haltable):
     cdef int clen[MAXC]
     cdef int cdown[MAXC]
     cdef uint64_t colhash[MAXC]
+    cdef uint64_t downhash[MAXC]    # the share of column i's face-down cards in colhash
     cdef uint64_t colup[MAXC]   # bits of a column's face-up cards if they form one run (rule 12)
     cdef bint colrun[MAXC]      # whether they do
-    cdef CutKey cut_keys[MAXC][2]  # twin_key's last two cut keys of each column
+    cdef CutKey cut_keys[MAXC][CUT_KEYS]  # twin_key's last cut keys of each column
     cdef uint8_t cut_next[MAXC]     # the one of them to replace next
     cdef uint64_t tops              # bits of the column tops (all bits with two decks)
     cdef uint64_t down              # bits of the face-down cards (one deck)

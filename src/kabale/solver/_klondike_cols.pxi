@@ -9,9 +9,12 @@ cdef void col_rehash(KlondikeKernel k, int i) noexcept nogil:
     cdef uint64_t h = 0, up = 0
     cdef int j, c
     cdef bint run = True
+    k.downhash[i] = 0
     for j in range(k.clen[i]):
         c = k.cols[i][j]
         h += KZ[j < k.cdown[i]][j][c]
+        if j + 1 == k.cdown[i]:
+            k.downhash[i] = h
         if j >= k.cdown[i]:
             up |= (<uint64_t>1) << c
             if j > k.cdown[i] and not lies_on(c, k.cols[i][j - 1]):
@@ -83,6 +86,7 @@ cdef inline void col_flip(KlondikeKernel k, int s, KMove* m) noexcept nogil:
         c = k.cols[s][j]
         k.cdown[s] = j
         k.colhash[s] += KZ[0][j][c] - KZ[1][j][c]
+        k.downhash[s] -= KZ[1][j][c]
         k.colrun[s] = True
         set_colup(k, s, (<uint64_t>1) << c)
         k.down &= ~((<uint64_t>1) << c)
@@ -94,6 +98,7 @@ cdef inline void col_unflip(KlondikeKernel k, int s) noexcept nogil:
     """Undo col_flip: column s's one face-up card lies face down again."""
     cdef int j = k.cdown[s], c = k.cols[s][j]
     k.colhash[s] += KZ[1][j][c] - KZ[0][j][c]
+    k.downhash[s] += KZ[1][j][c]
     k.cdown[s] = j + 1
     k.colrun[s] = True
     set_colup(k, s, 0)

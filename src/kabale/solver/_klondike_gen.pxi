@@ -53,6 +53,7 @@ cdef struct Targets:
     int rank[MAXC]       # each non-empty column's top: rank and colour (1 red)
     int red[MAXC]
     unsigned int byrank[15]  # bits of the columns whose top has that rank
+    unsigned int redcols     # bits of the columns whose top is red
 
 
 cdef void find_targets(KlondikeKernel k, Targets* g) noexcept nogil:
@@ -61,6 +62,7 @@ cdef void find_targets(KlondikeKernel k, Targets* g) noexcept nogil:
     cdef int t, c, key
     memset(g.count, 0, sizeof(g.count))
     memset(g.byrank, 0, sizeof(g.byrank))
+    g.redcols = 0
     g.empty = -1
     for t in range(k.ncols):
         if k.clen[t] == 0:
@@ -71,6 +73,8 @@ cdef void find_targets(KlondikeKernel k, Targets* g) noexcept nogil:
         g.rank[t] = rank_of(c)
         g.red[t] = red(c)
         g.byrank[g.rank[t]] |= 1u << t
+        if g.red[t]:
+            g.redcols |= 1u << t
         key = g.rank[t] * 2 + g.red[t]
         g.cols[key][g.count[key]] = t
         g.count[key] += 1
@@ -127,7 +131,7 @@ cdef uint64_t wanted_cards(KlondikeKernel k, Targets* g) noexcept nogil:
 
 cdef int gen_moves(KlondikeKernel k) noexcept nogil:
     """Append the moves of the current position to mbuf, best first. -1 on no memory."""
-    cdef int start = k.mlen, s, t, i, c, f, lo, need, w, pu, draws, redeals, j, empty_done
+    cdef int start = k.mlen, s, t, i, c, f, lo, need, w, pu, draws, redeals, j
     cdef uint64_t wanted
     cdef uint8_t seen[MAXT + 1]
     cdef KMove tmp
@@ -231,15 +235,18 @@ cdef int gen_moves(KlondikeKernel k) noexcept nogil:
             c = suit_of_found(f) * 13 + k.found[f] - 1
             if k.decks == 1 and k._dominated(c):
                 continue  # rule 8
-            empty_done = 0
-            for t in range(k.ncols):
-                if k.clen[t] == 0:
-                    if empty_done:
-                        continue  # rule 3
-                    empty_done = 1
+            # the columns c fits, in column order: the first empty one (rule 3), if it
+            # takes c, and those whose top is one rank above c in the other colour
+            bits = g.byrank[rank_of(c) + 1] & ~g.redcols if red(c) else \
+                g.byrank[rank_of(c) + 1] & g.redcols
+            if g.empty >= 0 and (k.empty_any or rank_of(c) == 13):
+                bits |= 1u << g.empty
+            while bits:
+                t = kabale_ctz(bits)
+                bits &= bits - 1
                 if pend >= 0 and t != pend and not pending_rank(k, pend, c):
                     continue  # rules 9 and 13
-                if k._fits_col(c, t) and f2t_goes_on(k, f, t, &g):
+                if f2t_goes_on(k, f, t, &g):
                     if add_move(k, F2T, f, t, 1, 0, 0, 5) != 0:
                         return -1
     # order: insertion sort by priority, descending, stable

@@ -1,24 +1,24 @@
 # The table stores 64-bit state keys in buckets of 8 slots (one cache line), open
 # addressing on the bucket index. A key goes into its home bucket, or when that is full into
-# the bucket beside it (the index with its lowest bit flipped), marked so; when both are full
-# an entry of the home bucket is overwritten. Forgetting an entry only costs time (the state
+# the first of the next three buckets with room, marked with its distance; when all four are
+# full an entry of the home bucket is overwritten. Forgetting an entry only costs time (the state
 # may be searched again); it never changes a verdict, because a state is only ever stored as
 # "being searched or searched without a win" and re-searching it finds the same answer.
 #
 # A key's low bits choose its bucket (keys are sums of random 64-bit values: every bit is
-# uniform); the entry stored is the key with its low byte replaced by the mark and the
+# uniform); the entry stored is the key with its low byte replaced by the distance and the
 # table's generation. A table has at least 2^8 buckets, so the bucket index holds the bits
 # the entry lacks: a probe matches only the very key stored. The one hazard left is two
 # different states with equal 64-bit keys (about n^2 / 2^65 for n states), which every
 # keyed search shares. Starting afresh (table_forget) moves to the next generation, and a
 # slot of another generation counts as empty, so no memory is cleared (only when the
-# generations wrap around, once in 127 searches).
+# generations wrap around, once in 63 searches).
 #
 # A table may grow: it starts small (table_init's ``start_bytes``) and doubles once it holds
-# as many entries as half its slots, up to its limit (at that load a bucket is full about
-# once in 50, and a bucket and the one beside it hardly ever). Doubling re-enters each
+# as many entries as three eighths of its slots, up to its limit (at that load a bucket is
+# full about once in 80, four in a row about once in 10^7). Doubling re-enters each
 # entry of the current generation into the home bucket that one more bit of its key chooses,
-# which the entry holds (the index already has 8 bits or more), and the mark says which
+# which the entry holds (the index already has 8 bits or more), and the distance says which
 # bucket it came from; the new slots are zero (generation 0, never a current one) or a spare
 # cleared first. So a search touches memory in proportion to the positions it searched, not
 # to its limit: fresh memory costs the system a page clear at its first touch (256 MiB took
@@ -38,9 +38,10 @@
 # spares): fresh memory's page clears took up to a third of a long search on a virtual
 # machine. The spares are guarded by a lock, as growths take and give them without the GIL.
 
-DEF GEN_BITS = 7
-DEF GEN_MASK = 0x7F
-DEF AWAY = 0x80              # the mark of an entry in the bucket beside its home
+DEF GEN_BITS = 6
+DEF GEN_MASK = 0x3F
+DEF AWAY = 0x40              # an entry's distance from its home bucket, in these units
+DEF REACH = 4                # the buckets a key may lie in: its home and the next three
 DEF LOW_MASK = 0xFF          # the bits of an entry that are not its key's
 DEF MIN_BUCKETS = 256        # 2^8: the index holds the key's low byte
 DEF SLOTS = 8                # a bucket's: 64 bytes, one cache line
@@ -273,8 +274,8 @@ cdef int table_grow(Table* t, double deadline) noexcept nogil:
             e = src[j]
             if (e & GEN_MASK) != gen:
                 continue
-            home = i ^ 1 if e & AWAY else i
-            place(new, (home | (((e >> bit) & 1) << bit)), e & ~(<uint64_t>AWAY), gen)
+            home = (i - ((e >> GEN_BITS) & 3)) & old.mask
+            place(new, (home | (((e >> bit) & 1) << bit)), e & ~(<uint64_t>(3 * AWAY)), gen)
     kabale_store_ptr(<void**>&t.slab, new)
     if t.shared:
         old.next = t.retired
@@ -316,38 +317,33 @@ cdef inline void table_prefetch(Table* t, uint64_t key) noexcept nogil:
 cdef inline bint table_seen(Table* t, uint64_t key) noexcept nogil:
     """True if key is stored (the table is left as it was)."""
     cdef Slab* s = <Slab*>kabale_load_ptr(<void**>&t.slab)
-    cdef uint64_t e = table_entry(t, key), gen = t.gen
-    cdef uint64_t* b = table_bucket(s, key)
-    cdef int i
-    for i in range(SLOTS):
-        if b[i] == e:
-            return True
-        if (b[i] & GEN_MASK) != gen:
-            return False  # the bucket's entries fill it from its first slot
-    b = s.keys + ((key & s.mask) ^ 1) * SLOTS  # full: the key may lie beside it
-    e |= AWAY
-    for i in range(SLOTS):
-        if b[i] == e:
-            return True
-        if (b[i] & GEN_MASK) != gen:
-            return False
+    cdef uint64_t e = table_entry(t, key), gen = t.gen, home = key & s.mask
+    cdef uint64_t* b
+    cdef int i, d
+    for d in range(REACH):
+        b = s.keys + ((home + d) & s.mask) * SLOTS
+        for i in range(SLOTS):
+            if b[i] == e:
+                return True
+            if (b[i] & GEN_MASK) != gen:
+                return False  # a bucket's entries fill it from its first slot, and a key
+                              # lies beyond its home only when the buckets before were full
+        e += AWAY
     return False
 
 
 cdef inline bint place(Slab* s, uint64_t home, uint64_t e, uint64_t gen) noexcept nogil:
-    """Store entry e (no mark) in bucket ``home`` of s, or beside it, marked, when that is
-    full; when both are, overwrite an entry of the home bucket. False if it overwrote."""
-    cdef uint64_t* b = s.keys + home * SLOTS
-    cdef int i
-    for i in range(SLOTS):
-        if (b[i] & GEN_MASK) != gen:
-            b[i] = e
-            return True
-    b = s.keys + (home ^ 1) * SLOTS
-    for i in range(SLOTS):
-        if (b[i] & GEN_MASK) != gen:
-            b[i] = e | AWAY
-            return True
+    """Store entry e (at distance 0) in bucket ``home`` of s, or in the first of the next
+    REACH - 1 that has room, at its distance; when all are full, overwrite an entry of the
+    home bucket. False if it overwrote."""
+    cdef uint64_t* b
+    cdef int i, d
+    for d in range(REACH):
+        b = s.keys + ((home + d) & s.mask) * SLOTS
+        for i in range(SLOTS):
+            if (b[i] & GEN_MASK) != gen:
+                b[i] = e + d * AWAY
+                return True
     s.keys[home * SLOTS + ((e >> 61) & (SLOTS - 1))] = e
     return False
 
@@ -358,23 +354,18 @@ cdef inline bint table_seen_or_add(Table* t, uint64_t key) noexcept nogil:
     so the first slot of another generation ends the look."""
     cdef Slab* s = <Slab*>kabale_load_ptr(<void**>&t.slab)
     cdef uint64_t e = table_entry(t, key), gen = t.gen, home = key & s.mask
-    cdef uint64_t* b = s.keys + home * SLOTS
-    cdef int i
-    for i in range(SLOTS):
-        if b[i] == e:
-            return True
-        if (b[i] & GEN_MASK) != gen:
-            b[i] = e
-            t.count += 1
-            return False
-    b = s.keys + (home ^ 1) * SLOTS
-    for i in range(SLOTS):
-        if b[i] == e | AWAY:
-            return True
-        if (b[i] & GEN_MASK) != gen:
-            b[i] = e | AWAY
-            t.count += 1
-            return False
-    s.keys[home * SLOTS + ((key >> 61) & (SLOTS - 1))] = e
+    cdef uint64_t* b
+    cdef int i, d
+    for d in range(REACH):
+        b = s.keys + ((home + d) & s.mask) * SLOTS
+        for i in range(SLOTS):
+            if b[i] == e:
+                return True
+            if (b[i] & GEN_MASK) != gen:
+                b[i] = e
+                t.count += 1
+                return False
+        e += AWAY
+    s.keys[home * SLOTS + ((key >> 61) & (SLOTS - 1))] = e - REACH * AWAY
     t.count += 1
     return False
