@@ -192,6 +192,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--one-shot", type=int, default=0, metavar="N",
                         help="also run the first N deals as one process each")
     parser.add_argument("--skip-in-process", action="store_true")
+    parser.add_argument("--rows", metavar="FILE",
+                        help="write every deal's verdicts and CPU seconds to FILE (JSON)")
     args = parser.parse_args(argv)
     seeds = parse_seeds(args.seeds)
     deals = {seed: export(args.lbdrive, seed) for seed in seeds}
@@ -201,6 +203,11 @@ def main(argv: list[str] | None = None) -> int:
         lone = lonelybot_in_process(args.lbdrive, seeds, args.draw, args.max_seconds)
         kab = kabale_in_process(games, args.max_seconds)
         compare(f"in one process ({label})", kab, lone)
+        if args.rows:
+            with open(args.rows, "w", encoding="utf-8") as handle:
+                json.dump({seed: {"kabale": [kab[seed].status, kab[seed].cpu],
+                                  "lonelybot": [lone[seed].status, lone[seed].cpu]}
+                           for seed in seeds}, handle)
     if args.one_shot:
         first = dict(list(deals.items())[:args.one_shot])
         kab, lone = one_shot(args.lbdrive, first, args.draw, args.max_seconds)

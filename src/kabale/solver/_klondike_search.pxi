@@ -3,8 +3,12 @@
 # table turning away positions seen before. A search may pause and go on later (run,
 # resume): its frames and operations stay on the kernel's stacks meanwhile.
 
-from cpython.exc cimport PyErr_CheckSignals
 import threading
+
+cdef extern from "Python.h":
+    # declared without an exception value: the caller leaves the exception set and returns
+    # INTERRUPTED itself (Cython would otherwise report and drop it in a noexcept function)
+    int check_signals "PyErr_CheckSignals" ()
 
 # the thread whose Python code handles signals: a search there looks for them (Ctrl-C)
 cdef unsigned long MAIN_THREAD = threading.main_thread().ident
@@ -102,10 +106,7 @@ cdef int search_loop(KlondikeKernel k, double pause_at, bint signals) noexcept n
                 return MEMORY
             if signals:
                 with gil:
-                    if PyErr_CheckSignals() != 0:
-                        status = INTERRUPTED
-                    else:
-                        status = 0
+                    status = INTERRUPTED if check_signals() != 0 else 0
                 if status:
                     return INTERRUPTED
             if now >= pause_at:
