@@ -49,6 +49,7 @@ DEF SPARES = 8
 DEF SPARE_BYTES = 1 << 29    # in each kernel module
 DEF SPARE_MIN = 1 << 20      # smaller slabs go straight back to the allocator
 DEF FIRST_COST = 2e-9        # seconds per byte a first growth is assumed to cost
+DEF HUGE_BYTES = 1 << 24     # a table grown this large moves onto huge pages (table_grow)
 
 cdef extern from *:
     """
@@ -82,6 +83,7 @@ cdef struct Table:
     uint64_t max_mask  # the limit: the largest slab's mask
     double cost        # seconds per byte of the last growth
     int shared         # another kernel may probe it: replaced slabs are retired, not freed
+    int huge_growth    # a growth to HUGE_BYTES or more asks for huge pages (table_init)
     int growing        # a growth is under way
     Slab* retired
 
@@ -218,6 +220,7 @@ cdef int table_init(Table* t, uint64_t max_bytes, bint huge=False,
     t.max_mask = top // (SLOTS * sizeof(uint64_t)) - 1
     t.cost = FIRST_COST
     t.shared = 0
+    t.huge_growth = start_bytes != 0
     t.growing = 0
     t.retired = NULL
     table_forget(t)
@@ -256,7 +259,7 @@ cdef int table_grow(Table* t, double deadline) noexcept nogil:
         t.grow_at = t.count + (old.mask + 1) // 2
         kabale_clear_flag(&t.growing)
         return 0
-    new = slab_take(nbytes, old.huge)
+    new = slab_take(nbytes, old.huge or (t.huge_growth and nbytes >= HUGE_BYTES))
     if new == NULL:
         t.grow_at = <uint64_t>-1
         kabale_clear_flag(&t.growing)
