@@ -203,14 +203,29 @@ cdef int gen_moves(KlondikeKernel k) noexcept nogil:
     wanted = wanted_cards(k, &g)
     w = k.wlen
     pu = k.pu
+    if k.draw == 1:
+        # the presses reach every place p once, in this order: the waste top (no press), the
+        # stock's cards (p - w presses), then after a turn-back where one is left the
+        # waste's cards below the top (the stock's, a turn-back and p presses)
+        for i in range(w if w > 0 else 1, k.tlen + 1):
+            if (wanted >> k.T[i - 1]) & 1 and \
+                    gen_talon_pos(k, &g, i, i - w, pu, pend) != 0:
+                return -1
+        if k.tlen > 0 and not (k.passes and pu >= k.passes - 1):
+            for i in range(1, w):
+                if (wanted >> k.T[i - 1]) & 1 and \
+                        gen_talon_pos(k, &g, i, k.tlen - w + 1 + i, pu + 1, pend) != 0:
+                    return -1
+        w = -1  # done
     draws = 0
     redeals = 0
-    memset(seen, 0, k.tlen + 1)
+    if w >= 0:
+        memset(seen, 0, k.tlen + 1)
     if w > 0:
         seen[w] = 1
         if (wanted >> k.T[w - 1]) & 1 and gen_talon_pos(k, &g, w, 0, pu, pend) != 0:
             return -1
-    while True:
+    while w >= 0:
         if w == k.tlen:
             if k.tlen == 0 or redeals >= 1:
                 break
