@@ -71,9 +71,11 @@ cdef int plan_relaxation(KlondikeKernel k, Plan* p, long long max_nodes,
     if back and p.forecast > 0:
         k.back = False
         status = plan_drive(k, p, share_of(k, p.forecast, max_nodes), 0, signals)
+        abandon(k)
         k.back = True
     if status == LOST:
         status = plan_drive(k, p, share_of(k, p.relaxed, max_nodes), 0, signals)
+    abandon(k)  # a win of the relaxation proves nothing: back to the position, then the rules
     k.back = back
     relax_rules(k, False)
     return status if status == LOST or status == INTERRUPTED else LIMIT
