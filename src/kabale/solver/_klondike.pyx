@@ -351,39 +351,8 @@ cdef class KlondikeKernel(Haltable):
 
     def load_state(self, state):
         """Load a core State of the kernel's variant (as load, without building lists)."""
-        cdef int i, j, n, c
-        cdef tuple columns = state.columns, down = state.down, piles = state.foundations
-        cdef tuple stock = state.stock, waste = state.waste, col
-        abandon(self)
-        if len(columns) > MAXC or len(stock) + len(waste) > MAXT or \
-                len(piles) != 4 * self.decks:
-            raise ValueError("position does not fit the Klondike kernel")
-        self.ncols = len(columns)
-        self.nfound = len(piles)
-        memset(self.cut_keys, 0, sizeof(self.cut_keys))
-        memset(self.cut_next, 0, sizeof(self.cut_next))
-        for i in range(self.ncols):
-            col = columns[i]
-            n = len(col)
-            if n > 104:
-                raise ValueError("column too long for the Klondike kernel")
-            self.clen[i] = n
-            self.cdown[i] = down[i]
-            for j in range(n):
-                self.cols[i][j] = card_code(col[j])
-            col_rehash(self, i)
-        find_masks(self)
-        for i in range(self.nfound):
-            self.found[i] = len(piles[i])
-        self.tlen = 0
-        for j in range(len(waste)):
-            self.T[self.tlen] = card_code(waste[j])
-            self.tlen += 1
-        self.wlen = self.tlen
-        for j in range(len(stock) - 1, -1, -1):
-            self.T[self.tlen] = card_code(stock[j])
-            self.tlen += 1
-        self._loaded(state.passes_used)
+        load_position(self, state.columns, state.down, state.stock, state.waste,
+                      [len(pile) for pile in state.foundations], state.passes_used, True)
 
     def load(self, list columns, list down, list stock, list waste, list found,
              int passes_used):
@@ -392,49 +361,7 @@ cdef class KlondikeKernel(Haltable):
         face-down cards at the bottom of column i; stock/waste bottom first; found: top
         rank (0 = empty) of each foundation f1..f4 (..f8). A search paused in the old
         position is abandoned."""
-        cdef int i, j, n
-        cdef list col
-        abandon(self)
-        if len(columns) > MAXC or len(stock) + len(waste) > MAXT or \
-                len(found) != 4 * self.decks:
-            raise ValueError("position does not fit the Klondike kernel")
-        self.ncols = len(columns)
-        self.nfound = len(found)
-        memset(self.cut_keys, 0, sizeof(self.cut_keys))
-        memset(self.cut_next, 0, sizeof(self.cut_next))
-        for i in range(self.ncols):
-            col = columns[i]
-            n = len(col)
-            if n > 104:
-                raise ValueError("column too long for the Klondike kernel")
-            self.clen[i] = n
-            self.cdown[i] = down[i]
-            for j in range(n):
-                self.cols[i][j] = col[j]
-            col_rehash(self, i)
-        find_masks(self)
-        for i in range(self.nfound):
-            self.found[i] = found[i]
-        self.tlen = 0
-        for c in waste:
-            self.T[self.tlen] = c
-            self.tlen += 1
-        self.wlen = len(waste)
-        for c in reversed(stock):
-            self.T[self.tlen] = c
-            self.tlen += 1
-        self._loaded(passes_used)
-
-    cdef _loaded(self, int passes_used):
-        """Finish loading a position: the passes used, the talon's key, empty stacks."""
-        talon_set(self)
-        self.pu = passes_used
-        self.rules_draw, self.rules_passes, self.rules_pu = self.draw, self.passes, passes_used
-        self._rehash_talon()
-        self.nops = 0
-        self.mlen = 0
-        self.noise = 0
-        self.rng = 0x2545F4914F6CDD1DULL
+        load_position(self, columns, down, stock, waste, found, passes_used, False)
 
     def __dealloc__(self):
         abandon(self)
@@ -688,29 +615,7 @@ cdef class KlondikeKernel(Haltable):
         return play_safe(self)
 
 
-cdef void relax_rules(KlondikeKernel k, bint on) noexcept nogil:
-    """KlondikeKernel.relax."""
-    if on:
-        k.draw, k.passes, k.pu = 1, 0, 0
-    else:
-        k.draw, k.passes, k.pu = k.rules_draw, k.rules_passes, k.rules_pu
-    k._rehash_talon()
-
-
-cdef inline int card_code(object card) except -1:
-    """The kernel's code of a core Card: suit * 13 + rank - 1."""
-    return <int>card.suit * 13 + <int>card.rank - 1
-
-
-def new_kernel(int draw, int passes, int decks, bint back, bint empty_any, state,
-               int table_mb):
-    """A kernel of the variant's rules (as KlondikeKernel's) loaded with a core State."""
-    cdef KlondikeKernel k = KlondikeKernel.__new__(KlondikeKernel)
-    k._setup(draw, passes, decks, back, empty_any, table_mb)
-    k.load_state(state)
-    return k
-
-
+include "_klondike_load.pxi"
 include "_klondike_cols.pxi"
 include "_klondike_ops.pxi"
 include "_klondike_twins.pxi"
