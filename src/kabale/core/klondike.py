@@ -39,6 +39,8 @@ class KlondikeRules:
         self.n_columns = 7 if decks == 1 else 9
         self.n_foundations = 4 * decks
         self.n_cards = 52 * decks
+        # the points of each scored event (apply)
+        self._event_points = {event: self._points(event) for event in STANDARD_POINTS}
         # the notation of each column and foundation (legal_move)
         self._column_names = {str(i + 1): i for i in range(self.n_columns)}
         self._foundation_names = {f"f{f + 1}": f for f in range(self.n_foundations)}
@@ -234,40 +236,49 @@ class KlondikeRules:
 
     def apply(self, state: State, move: Move) -> State:
         """The state after a legal ``move`` (not checked), with flips and score applied."""
-        if move.source == STOCK:
+        source, target = move.source, move.target
+        if source == STOCK:
             return self._stock_action(state)
         columns = list(state.columns)
-        down = list(state.down)
-        foundations = list(state.foundations)
+        down = state.down
+        foundations = state.foundations
         waste = state.waste
         points = 0
-        source, target = move.source, move.target
         if source == WASTE:
             cards: Pile = waste[-1:]
             waste = waste[:-1]
         elif source[0] == "f":
             f = int(source[1:]) - 1
-            cards = foundations[f][-1:]
-            foundations[f] = foundations[f][:-1]
-            points += self._points("back")
+            piles = list(foundations)
+            cards = piles[f][-1:]
+            piles[f] = piles[f][:-1]
+            foundations = tuple(piles)
+            points += self._event_points["back"]
         else:
             col = int(source) - 1
-            cards = columns[col][len(columns[col]) - move.count:]
-            columns[col] = columns[col][: len(columns[col]) - move.count]
-            if columns[col] and down[col] == len(columns[col]):
-                down[col] -= 1
-                points += self._points("flip")
+            pile = columns[col]
+            cut = len(pile) - move.count
+            cards = pile[cut:]
+            columns[col] = pile[:cut]
+            if cut and down[col] == cut:
+                turned = list(down)
+                turned[col] -= 1
+                down = tuple(turned)
+                points += self._event_points["flip"]
         if target == FOUNDATION:
             f = self.foundation_for(state, cards[0])
-            foundations[f] = foundations[f] + cards
-            points += self._points("foundation")
+            piles = list(foundations)
+            piles[f] = piles[f] + cards
+            foundations = tuple(piles)
+            points += self._event_points["foundation"]
         else:
             col = int(target) - 1
             columns[col] = columns[col] + cards
             if source == WASTE:
-                points += self._points("waste_to_column")
-        return State(tuple(columns), tuple(down), state.stock, waste, tuple(foundations),
-                     state.passes_used, self._add_score(state.score, points))
+                points += self._event_points["waste_to_column"]
+        score = self._add_score(state.score, points) if points else state.score
+        return State(tuple(columns), down, state.stock, waste, foundations, state.passes_used,
+                     score)
 
     def _stock_action(self, state: State) -> State:
         stock, waste, used, score = self._press(state.stock, state.waste, state.passes_used,
