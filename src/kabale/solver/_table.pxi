@@ -245,13 +245,20 @@ cdef int table_grow(Table* t, double deadline) noexcept nogil:
     runs, no memory is to be had, or the last growth's cost per byte says this one would
     end past ``deadline`` (then it is tried again after an eighth more entries). 1 if it
     grew, else 0."""
-    cdef Slab* old = <Slab*>kabale_load_ptr(<void**>&t.slab)
+    cdef Slab* old
     cdef Slab* new
     cdef uint64_t nbytes, i, e, gen = t.gen, n, home
     cdef uint64_t* src
     cdef int j, bit
     cdef double start
-    if old.mask >= t.max_mask or not kabale_try_flag(&t.growing):
+    if not kabale_try_flag(&t.growing):
+        return 0
+    # the slab is read only once the flag is held: one read before it could be a slab that
+    # another kernel's growth has just replaced, and growing that one again would retire it
+    # twice (freed twice with the table) and drop the other growth's slab
+    old = <Slab*>kabale_load_ptr(<void**>&t.slab)
+    if old.mask >= t.max_mask:
+        kabale_clear_flag(&t.growing)
         return 0
     nbytes = 2 * slab_bytes(old)
     start = kabale_now()
