@@ -34,9 +34,10 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message} (see '{self.prog} --help')")
 
 
-def build_parser(with_solver: bool = True) -> Parser:
-    """The argument parser of every subcommand (``solve``'s options only ``with_solver``, so
-    the other commands never import the solver)."""
+def build_parser(command: str | None = None) -> Parser:
+    """The argument parser of every subcommand, with the options of the solver's commands
+    (solve, hint, autoplay) only for ``command`` (or all of them for "all"): the other
+    commands never import the solver, and ``solve`` never imports the advisor."""
     parser = Parser(prog="kabale", description="Spider, Spiderette and Klondike patience.")
     parser.add_argument("--version", action="version", version=f"kabale {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
@@ -61,11 +62,13 @@ def build_parser(with_solver: bool = True) -> Parser:
     solve = sub.add_parser("solve", help="decide a deal with full information")
     hint = sub.add_parser("hint", help="the best move of a game log, from the player's view")
     autoplay = sub.add_parser("autoplay", help="the bot plays deals; prints each result")
-    if with_solver:
-        from .advisor import cli as advisor_cli
+    if command in ("solve", "all"):
         from .solver import cli as solver_cli
 
         solver_cli.configure(solve)
+    if command in ("hint", "autoplay", "all"):
+        from .advisor import cli as advisor_cli
+
         advisor_cli.configure_hint(hint)
         advisor_cli.configure_autoplay(autoplay)
     return parser
@@ -75,8 +78,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     try:
         arguments = list(sys.argv[1:] if argv is None else argv)
-        solver = bool({"solve", "hint", "autoplay"} & set(arguments[:1]))
-        args = build_parser(with_solver=solver).parse_args(arguments)
+        args = build_parser(arguments[0] if arguments else None).parse_args(arguments)
         return run(args)
     except UsageError as error:
         print(error, file=sys.stderr)

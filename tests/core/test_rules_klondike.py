@@ -11,8 +11,9 @@ from collections import Counter
 
 import pytest
 
-from kabale import Card, Game, IllegalMoveError, State, Suit
+from kabale import Card, Game, IllegalMoveError, Move, State, Suit
 from kabale.core.deal import fresh_deck
+from kabale.core.klondike import KlondikeRules
 from kabale.core.variants import parse_variant
 
 
@@ -531,3 +532,44 @@ def test_klondike_named_foundation_is_accepted_when_it_is_the_one() -> None:
     assert str(game.play("1>f2")) == "1>f"
     assert_refused(game, "2>f2", "f3")
     assert game.state.foundations[1] == cards("AH")
+
+
+@pytest.mark.parametrize("variant", ["klondike", "klondike:draw=3,passes=3", "klondike:empty=any",
+                                     "klondike:back=false,passes=1", "klondike:decks=2",
+                                     "klondike:empty=any,decks=2,draw=3"])
+def test_legal_move_answers_as_the_list_of_legal_moves(variant: str) -> None:
+    """``legal_move`` (one move checked alone) agrees with ``legal_moves`` on every move the
+    notation can name in positions of random games: each listed move is found with its
+    canonical text, and no other is. ``stock_actions`` gives the state of that many checked
+    stock actions in a row (None once one is illegal)."""
+    import random
+
+    rng = random.Random(variant)
+    for seed in range(4):
+        game = Game.new(variant, seed=seed)
+        rules = game.rules
+        assert isinstance(rules, KlondikeRules)
+        n = rules.n_columns
+        places = [str(i) for i in range(0, n + 2)] + ["w", "f", "f1", "f5", "f9", "d", ""]
+        for _ in range(40):
+            state = game.state
+            listed = {move: move.text for move in rules.legal_moves(state)}
+            longest = max(len(col) for col in state.columns) + 1
+            for source in places:
+                for target in places:
+                    for count in range(1, longest + 1 if source.isdigit() else 3):
+                        move = Move(source, target, count)
+                        found = rules.legal_move(state, move)
+                        if move in listed:
+                            assert found == move and found.text == listed[move], (state, move)
+                        else:
+                            assert found is None, (state, move, found)
+            after: State | None = state
+            for times in range(1, 2 * len(state.stock) + len(state.waste) + 4):
+                press = rules.legal_move(after, Move("d")) if after is not None else None
+                after = rules.apply(after, press) if after is not None and press else None
+                assert rules.stock_actions(state, times) == after, (state, times)
+            legal = game.legal_moves()
+            if not legal:
+                break
+            game.play(rng.choice(legal))

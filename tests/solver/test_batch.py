@@ -62,3 +62,34 @@ def test_tables_grow_with_the_budget() -> None:
     assert table_mb(1000) == 1
     assert table_mb(10**6) == 64
     assert table_mb(10**9) == 256
+
+
+@pytest.mark.parametrize("variant", ["klondike", "klondike:draw=3", "klondike:draw=3,passes=3",
+                                     "klondike:passes=1", "klondike:back=false,draw=3",
+                                     "klondike:empty=any,draw=3,passes=3", "klondike:decks=2"])
+def test_klondike_states_run_the_serial_lane(variant: str) -> None:
+    """The kernel's solve_many runs klondike.serial's lane (the search without cards brought
+    back, the relaxation and its forecast, restarts, the exhaustive search) itself: every
+    position gets the verdict and the position count serial gives it, at several budgets."""
+    from kabale.solver.klondike import RELAXED, serial
+
+    games = [kabale.Game.new(variant, seed=seed) for seed in range(1, 13)]
+    for game in games[::2]:
+        for _ in range(10):
+            legal = [m for m in game.legal_moves() if not m.is_stock] or game.legal_moves()
+            if not legal:
+                break
+            game.play(legal[len(legal) // 3])
+    for game in games[1::2]:  # a pass used (where passes are limited, one may be left)
+        while game.state.passes_used < 1 and any(m.is_stock for m in game.legal_moves()):
+            game.play("d")
+    states = [game.state for game in games]
+    assert any(state.passes_used for state in states) or games[0].variant["passes"] == 1
+    for budget in (150, 3000, 40_000):
+        verdicts = solve_states(games[0].variant, states, budget, lines=True)
+        for game, verdict in zip(games, verdicts, strict=True):
+            status, line, nodes = serial(game, 0.0, budget, table_mb(budget), RELAXED)
+            assert (verdict.status, verdict.nodes) == (status, nodes), (variant, budget)
+            if status == "solved" and game.outcome != "won":
+                assert list(verdict.line) == line
+                assert replay(game, line)

@@ -161,3 +161,25 @@ def test_malformed_deal_files_exit_2_with_one_line(tmp_path: Path) -> None:
         assert result.returncode == 2, (content, result.returncode, result.stderr[-300:])
         assert len(result.stderr.splitlines()) == 1, (content, result.stderr[-300:])
         assert "Traceback" not in result.stderr and str(path) in result.stderr, content
+
+
+def test_ctrl_c_stops_a_klondike_solve_long_before_its_time_limit() -> None:
+    """Ctrl-C (SIGINT) ends ``kabale solve`` on a hard Klondike deal at once, as it does a
+    Spider solve: the search looks for signals where it looks at the clock. Draw-3 deal 23
+    takes 40M positions to prove lost, far beyond the time it is given here."""
+    import signal
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "kabale", "solve", "klondike:draw=3,open=true",
+                             "--seed", "23", "--max-seconds", "120"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(2.0)  # imported and searching
+    assert proc.poll() is None
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        raise AssertionError("kabale solve did not stop within 30 s of Ctrl-C") from None
+    assert proc.returncode == 0

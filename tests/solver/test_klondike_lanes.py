@@ -77,14 +77,21 @@ def test_klondike_on_two_lanes_gives_the_verdicts_of_one(monkeypatch: pytest.Mon
 
 def shared_search(game: Game, helper_nodes: int = 0) -> tuple[klondike.Pair, int, int]:
     """The first lane's exhaustive search and a helper on one table at once (Pair), with no
-    limit but the helper's node limit: (pair, owner's status, helper's status)."""
+    limit but the helper's node limit: (pair, owner's status, helper's status). The owner
+    pauses at its first look at the clock and adopts the helper, as run_klondike's first
+    lane does after its head start; one that decides before that leaves the helper alone."""
     owner, helper = klondike.kernel_for(game, 16), klondike.kernel_for(game, 16)
     pair = klondike.Pair()
     helped: list[int] = []
     thread = threading.Thread(
         target=lambda: helped.append(pair.helper_search(helper, 0, helper_nodes)[0]))
     thread.start()  # it waits for the owner to publish its table
-    status = pair.owner_search(owner, 0, 0)[0]
+    status, _ = owner.run(0, 0.0, 0, True, 1e-9)
+    if status == klondike.PAUSED:
+        pair.adopt(owner)
+        status = pair.owner_resume(owner)[0]
+    else:
+        pair.publish(None)
     thread.join()
     return pair, status, helped[0]
 

@@ -112,3 +112,40 @@ def test_bad_limits_are_refused(kwargs: dict[str, object]) -> None:
 def test_not_a_game_is_refused() -> None:
     with pytest.raises(KabaleError, match="kabale.Game"):
         solve("klondike#1")  # type: ignore[arg-type]
+
+
+def test_a_signal_handler_stops_the_klondike_kernel_and_leaves_it_as_it_was() -> None:
+    """The kernel runs a Python signal handler at its looks at the clock (in the main
+    thread): an exception the handler raises ends the search with the kernel back at its
+    position, ready to search again as a fresh one would."""
+    import os
+    import signal
+    import threading
+    import time
+
+    from kabale.solver import klondike
+
+    class Stop(Exception):
+        pass
+
+    def stop(signum: int, frame: object) -> None:
+        raise Stop
+
+    game = Game.new("klondike:draw=3,open=true", 23)  # 40M positions to prove lost
+    kernel = klondike.kernel_for(game, 64)
+    previous = signal.signal(signal.SIGUSR1, stop)
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGUSR1))
+    try:
+        start = time.perf_counter()
+        timer.start()
+        with pytest.raises(Stop):
+            kernel.run(0, 60.0)
+        assert time.perf_counter() - start < 30
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGUSR1, previous)
+    fresh = klondike.kernel_for(game, 64)
+    fresh_status, fresh_line = fresh.run(5000, 0.0)
+    before = kernel.nodes
+    assert kernel.run(5000, 0.0) == (fresh_status, fresh_line)
+    assert kernel.nodes - before == fresh.nodes

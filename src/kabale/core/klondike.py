@@ -39,6 +39,11 @@ class KlondikeRules:
         self.n_columns = 7 if decks == 1 else 9
         self.n_foundations = 4 * decks
         self.n_cards = 52 * decks
+        # the points of each scored event (apply)
+        self._event_points = {event: self._points(event) for event in STANDARD_POINTS}
+        # the notation of each column and foundation (legal_move)
+        self._column_names = {str(i + 1): i for i in range(self.n_columns)}
+        self._foundation_names = {f"f{f + 1}": f for f in range(self.n_foundations)}
 
     # ------------------------------------------------------------------ dealing
     def deal_places(self) -> tuple[Place, ...]:
@@ -70,7 +75,7 @@ class KlondikeRules:
 
     def is_won(self, state: State) -> bool:
         """All cards on the foundations."""
-        return sum(len(f) for f in state.foundations) == self.n_cards
+        return sum(map(len, state.foundations)) == self.n_cards
 
     def foundation_for(self, state: State, card: Card) -> int:
         """Index of the first foundation of the card's suit that takes it, or -1."""
@@ -170,58 +175,143 @@ class KlondikeRules:
         return [Move(WASTE, str(j + 1), 1, f"w>{j + 1}")
                 for j, pile in enumerate(state.columns) if self._fits(card, pile)]
 
+    def legal_move(self, state: State, move: Move) -> Move | None:
+        """The move of ``legal_moves(state)`` equal to ``move`` (with its canonical text), or
+        None when there is none; the same answer without listing every legal move. ``move``
+        must hold strings and an int count (Game.play's checked path)."""
+        if self.is_won(state):
+            return None
+        source, target, count = move.source, move.target, move.count
+        if source == STOCK:
+            if target == "" and count == 1 and self.stock_action_possible(state):
+                return Move(STOCK, "", 1, STOCK)
+            return None
+        columns = state.columns
+        if target == FOUNDATION:
+            if count != 1:
+                return None
+            if source == WASTE:
+                if state.waste and self.foundation_for(state, state.waste[-1]) >= 0:
+                    return Move(WASTE, FOUNDATION, 1, "w>f")
+                return None
+            i = self._column_names.get(source, -1)
+            if i >= 0 and columns[i] and self.foundation_for(state, columns[i][-1]) >= 0:
+                return Move(source, FOUNDATION, 1, f"{source}>f")
+            return None
+        j = self._column_names.get(target, -1)
+        if j < 0:
+            return None
+        dest = columns[j]
+        if source == WASTE:
+            if count == 1 and state.waste and self._fits(state.waste[-1], dest):
+                return Move(WASTE, target, 1, f"w>{target}")
+            return None
+        f = self._foundation_names.get(source, -1)
+        if f >= 0:
+            pile = state.foundations[f]
+            if self.back and count == 1 and pile and self._fits(pile[-1], dest):
+                return Move(source, target, 1, f"{source}>{target}")
+            return None
+        i = self._column_names.get(source, -1)
+        if i < 0 or i == j or not columns[i]:
+            return None
+        pile = columns[i]
+        size = len(pile)
+        start = self.run_start(state, i)
+        k = size - count
+        if not start <= k < size:
+            return None
+        if dest:
+            top, card = dest[-1], pile[k]
+            if top.rank == card.rank + 1 and top.is_red != card.is_red:
+                return Move(source, target, count, f"{source}>{target}")
+            return None
+        if self.any_card_on_empty:
+            if size - start > 1:
+                return Move(source, target, count, f"{source}:{count}>{target}")
+            return Move(source, target, count, f"{source}>{target}")
+        if k == start and pile[start].rank == KING:
+            return Move(source, target, count, f"{source}>{target}")
+        return None
+
     def apply(self, state: State, move: Move) -> State:
         """The state after a legal ``move`` (not checked), with flips and score applied."""
-        if move.source == STOCK:
+        source, target = move.source, move.target
+        if source == STOCK:
             return self._stock_action(state)
         columns = list(state.columns)
-        down = list(state.down)
-        foundations = list(state.foundations)
+        down = state.down
+        foundations = state.foundations
         waste = state.waste
         points = 0
-        source, target = move.source, move.target
         if source == WASTE:
             cards: Pile = waste[-1:]
             waste = waste[:-1]
         elif source[0] == "f":
             f = int(source[1:]) - 1
-            cards = foundations[f][-1:]
-            foundations[f] = foundations[f][:-1]
-            points += self._points("back")
+            piles = list(foundations)
+            cards = piles[f][-1:]
+            piles[f] = piles[f][:-1]
+            foundations = tuple(piles)
+            points += self._event_points["back"]
         else:
             col = int(source) - 1
-            cards = columns[col][len(columns[col]) - move.count:]
-            columns[col] = columns[col][: len(columns[col]) - move.count]
-            if columns[col] and down[col] == len(columns[col]):
-                down[col] -= 1
-                points += self._points("flip")
+            pile = columns[col]
+            cut = len(pile) - move.count
+            cards = pile[cut:]
+            columns[col] = pile[:cut]
+            if cut and down[col] == cut:
+                turned = list(down)
+                turned[col] -= 1
+                down = tuple(turned)
+                points += self._event_points["flip"]
         if target == FOUNDATION:
             f = self.foundation_for(state, cards[0])
-            foundations[f] = foundations[f] + cards
-            points += self._points("foundation")
+            piles = list(foundations)
+            piles[f] = piles[f] + cards
+            foundations = tuple(piles)
+            points += self._event_points["foundation"]
         else:
             col = int(target) - 1
             columns[col] = columns[col] + cards
             if source == WASTE:
-                points += self._points("waste_to_column")
-        return State(tuple(columns), tuple(down), state.stock, waste, tuple(foundations),
-                     state.passes_used, self._add_score(state.score, points))
+                points += self._event_points["waste_to_column"]
+        score = self._add_score(state.score, points) if points else state.score
+        return State(tuple(columns), down, state.stock, waste, foundations, state.passes_used,
+                     score)
 
     def _stock_action(self, state: State) -> State:
-        if state.stock:
-            taken = state.stock[-self.draw:]
-            return State(state.columns, state.down, state.stock[: -len(taken)],
-                         state.waste + tuple(reversed(taken)), state.foundations,
-                         state.passes_used, state.score)
-        passes_used = state.passes_used + 1
+        stock, waste, used, score = self._press(state.stock, state.waste, state.passes_used,
+                                                state.score)
+        return State(state.columns, state.down, stock, waste, state.foundations, used, score)
+
+    def _press(self, stock: Pile, waste: Pile, used: int,
+               score: int) -> tuple[Pile, Pile, int, int]:
+        """Stock, waste, passes used and score after one stock action (not checked)."""
+        if stock:
+            taken = stock[-self.draw:]
+            return stock[: -len(taken)], waste + tuple(reversed(taken)), used, score
+        used += 1
         points = 0
         if self.scoring == "standard":
             if self.draw == 1:
                 points = -100
-            elif passes_used >= 3:
+            elif used >= 3:
                 points = -20
-        return State(state.columns, state.down, tuple(reversed(state.waste)), (),
-                     state.foundations, passes_used, self._add_score(state.score, points))
+        return tuple(reversed(waste)), (), used, self._add_score(score, points)
+
+    def stock_actions(self, state: State, times: int) -> State | None:
+        """The state after ``times`` stock actions ``d`` in a row, each checked as
+        ``legal_move`` checks it, or None when one of them is not legal: ``apply`` of ``d``
+        that many times over, without building the states between."""
+        if self.is_won(state):
+            return None  # and stays so: the stock action touches no foundation
+        stock, waste, used, score = state.stock, state.waste, state.passes_used, state.score
+        for _ in range(times):
+            if not stock and not (waste and (self.passes == 0 or self.passes - 1 - used > 0)):
+                return None
+            stock, waste, used, score = self._press(stock, waste, used, score)
+        return State(state.columns, state.down, stock, waste, state.foundations, used, score)
 
     def _points(self, event: str) -> int:
         if self.scoring == "standard":

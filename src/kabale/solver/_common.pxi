@@ -1,6 +1,6 @@
 # Shared C-level pieces of the search kernels (included by _klondike.pyx and _spider.pyx):
-# a 64-bit mixer for Zobrist keys and column hashes, the fixed-size transposition table
-# (_table.pxi), a clock and the Halt flag that threads share.
+# a 64-bit mixer for Zobrist keys and column hashes, the transposition table (_table.pxi),
+# a clock and the Halt flag that threads share.
 
 from libc.stdint cimport uint64_t, uint8_t, int8_t, uint16_t, int16_t, int32_t
 from libc.stdlib cimport calloc, free, malloc, realloc
@@ -9,6 +9,10 @@ from libc.string cimport memmove, memset, memcpy
 cdef extern from *:
     """
     #include <stdlib.h>
+    #include <string.h>
+    #if defined(_WIN32)
+    #include <malloc.h>
+    #endif
     #if defined(__linux__)
     #include <sys/mman.h>
     #endif
@@ -18,19 +22,32 @@ cdef extern from *:
     #else
     #define kabale_prefetch(p) ((void)(p))
     #endif
-    /* zeroed memory for a table of ``bytes``; with ``huge`` (Linux only) mapped directly
+    /* zeroed memory for a table of ``bytes``, aligned to a cache line (a bucket never
+       straddles two): from the allocator below 1 MiB, else mapped directly (its pages are
+       zeroed at their first touch, and handed back whole); with ``huge`` (Linux only) mapped
        and marked for transparent huge pages */
+    #define KABALE_MAP_MIN (1u << 20)
     static void* kabale_table_alloc(size_t bytes, int huge) {
-    #if defined(__linux__) && defined(MADV_HUGEPAGE)
-        if (huge) {
+    #if defined(__linux__)
+        if (huge || bytes >= KABALE_MAP_MIN) {
             void* p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
                            -1, 0);
             if (p == MAP_FAILED) return NULL;
-            madvise(p, bytes, MADV_HUGEPAGE);
+    #if defined(MADV_HUGEPAGE)
+            if (huge) madvise(p, bytes, MADV_HUGEPAGE);
+    #endif
             return p;
         }
     #endif
-        return calloc(bytes, 1);
+        void* q = NULL;
+    #if defined(_WIN32)
+        q = _aligned_malloc(bytes, 64);
+        if (q == NULL) return NULL;
+    #else
+        if (posix_memalign(&q, 64, bytes) != 0) return NULL;
+    #endif
+        memset(q, 0, bytes);
+        return q;
     }
     /* seconds on a monotonic clock (the one time.perf_counter reads), callable without
        the GIL */
@@ -53,13 +70,17 @@ cdef extern from *:
     /* read a flag another thread may set (never cached in a register) */
     static inline int kabale_load(const int* p) { return *(const volatile int*)p; }
     static void kabale_table_release(void* p, size_t bytes, int huge) {
-    #if defined(__linux__) && defined(MADV_HUGEPAGE)
-        if (huge) {
+    #if defined(__linux__)
+        if (huge || bytes >= KABALE_MAP_MIN) {
             munmap(p, bytes);
             return;
         }
     #endif
+    #if defined(_WIN32)
+        _aligned_free(p);
+    #else
         free(p);
+    #endif
     }
     """
     void* kabale_table_alloc(size_t bytes, int huge) nogil

@@ -23,17 +23,20 @@ reductions has been searched without a win):
    in draw 1 with unlimited passes every talon card can be played at any time, before and
    after, so rule 6 makes the talon one state whatever its card order and a talon card is
    as free as a column top). A card X of rank r goes up automatically when
-   - r <= 2: only Aces can ever be placed on a 2, nothing on an Ace; an Ace placed on a 2 could
-     have gone to its foundation instead (an Ace's foundation is always free), so a line that
-     keeps X in the tableau can be copied move for move with X on its foundation, leaving out
-     the moves of X and of Aces onto it. With back=true a line may also bring an Ace back to
-     the tableau: the copy keeps it on its foundation, where it blocks nothing.
-   - back=false only: both foundations of the opposite colour (all four in Double Klondike)
-     hold rank r-1 or more. The only cards that can be placed on X are the opposite-colour
-     r-1 cards, all already on foundations and (without foundation-to-tableau moves) never
-     coming back, so X never holds anything; the copy of any line leaves out X's moves.
-   With back=true the classic rule is not proven (a card brought back from a foundation can
-   land on X and hold a card that uncovers something); rule 8 is used there instead.
+   - one deck: X is dominated (rule 8), with back=true and with back=false alike.
+   - two decks, r <= 2: only Aces can ever be placed on a 2, nothing on an Ace; an Ace
+     placed on a 2 could have gone to its foundation instead (an Ace's foundation is always
+     free), so a line that keeps X in the tableau can be copied move for move with X on its
+     foundation, leaving out the moves of X and of Aces onto it. With back=true a line may
+     also bring an Ace back to the tableau: the copy keeps it on its foundation, where it
+     blocks nothing.
+   - two decks, back=false only: all four foundations of the opposite colour hold rank r-1
+     or more. The only cards that can be placed on X are the opposite-colour r-1 cards, all
+     already on foundations and (without foundation-to-tableau moves) never coming back, so
+     X never holds anything; the copy of any line leaves out X's moves.
+   With two decks and back=true the classic rule is not proven (a card brought back from a
+   foundation can land on X and hold a card that uncovers something); with one deck rule 8
+   asks less than it does.
 3. Equal positions are searched once: states are keyed by a Zobrist-style hash in which the
    columns are summed without their index (a King run moved whole into an empty column, or
    any other column permutation, gives the same key), because winnability does not depend on
@@ -75,27 +78,44 @@ reductions has been searched without a win):
    only moves piles between columns and adds A's foundation move where L made it, so rules
    1, 2 and 6 (about the stock, and about foundation moves made as soon as they are safe)
    apply to it as to L.
-8. Dominated cards with back=true (one deck). Call a card X of rank r dominated when both
-   foundations of the other colour hold r-1 or more and the other foundation of X's colour
-   holds r-2 or more. (a) A dominated card that fits its foundation goes up at once (from
-   a column; from the talon where rule 2 allows it). (b) A dominated card on top of its
-   foundation is never brought back to the tableau. Argument: take a winning line L from
-   the moment t at which X is dominated and fits (or tops) its foundation; call "window
-   cards" X and every card of the other colour of rank <= r-1 and of X's colour of rank
-   <= r-2 (of X's suit, <= r-1): at t all of them but X are on foundations. A card that
-   lies on a window card is one too (on a card of X's colour and rank <= r lies one of the
-   other colour and rank <= r-1; on one of the other colour and rank <= r-1, one of X's
-   colour and rank <= r-2), so no other card ever lies on a window card. Copy L leaving
-   out every move of a window card after t (they stay on their foundations, X goes up at
-   t): the piles of other cards move as in L, minus window cards on their top, so every
-   copied move is legal (a card a window card covered in L is free in the copy; one turned
-   up early has no moves L needs it to lack, as L never moves a card that lies face down);
-   a foundation move of another card needs its lower cards, window ones included, up in L,
-   so the copy's foundation stands at the same height then; the copy wins where L does.
-   In the copy the window cards never come down, so X stays dominated and never comes
-   back: repeating the copy at the first move (a) or (b) would change ends in a winning
-   line that keeps (a) and (b). (Rule 8 with back=false is rule 2's classic rule, which
-   asks less: there no card ever comes back.)
+8. Dominated cards (one deck; the rule lonelybot's "dominance" uses). Call a card X of rank
+   r dominated when both foundations of the other colour hold r-2 or more and the other
+   foundation of X's colour holds r-3 or more. (a) A dominated card that fits its
+   foundation goes up at once (from a column; from the talon where rule 2 allows it). (b) A
+   dominated card on top of its foundation is never brought back to the tableau. Argument:
+   take a winning line L from the moment t at which X is dominated and fits (or tops) its
+   foundation; call "window cards" X and every card of the other colour of rank <= r-1 and
+   of X's colour of rank <= r-2 (of X's suit, <= r-1). A card that lies on a window card is
+   one too (on a card of X's colour and rank <= r lies one of the other colour and rank <=
+   r-1; on one of the other colour and rank <= r-1, one of X's colour and rank <= r-2), so
+   no other card ever lies on a window card: in a column the window cards face up form a
+   pile on top. At t every window card is on its foundation or is the next card of it: X's
+   suit stands at r-1 (X fits) or r (X tops it), the other colour's suits at r-2 or more,
+   X's twin suit at r-3 or more; so the window cards in play are X and at most the two of
+   the other colour and rank r-1 and the one of X's twin suit and rank r-2. Copy L into L',
+   in which no window card ever comes down and each goes up as soon as it is free: at t X
+   goes up (or stays, (b)), and so does every window card in a column's top pile of window
+   cards, that pile's top first (each is the next card of its foundation, which in L' only
+   window cards change, and only upwards); a face-down window card goes up once the move
+   that turns it is copied, a talon window card when L plays it (in draw 1 with unlimited
+   passes, where rule 2 sends talon cards up, at once: every talon card can be played at
+   any time there, so taking one out changes no other play). Every other move of L is
+   copied as it is, without the window cards on top of the moved pile; a move of a window
+   card is left out. So a window card on a foundation in L is on its foundation in L'
+   (L' sends it up no later than it is free in L), and L' is legal: a moved pile's first
+   card and its target are never window cards (nothing else lies on one), so they lie as
+   in L; L's columns less their top piles of window cards are L''s, so a card L uncovers is
+   uncovered in L' too, if not sooner (a card turned up early has no moves L needs it to
+   lack, as L never moves a card that lies face down; a column emptied early only adds a
+   choice); a move of another card onto or off a foundation needs (or has) every lower card
+   of its suit, window ones included, on it in L, and L' holds those too, so it stands at
+   the same height; the talon changes as in L. The copy wins where L does. In the copy the
+   window cards never come down, so X stays dominated and never comes back: repeating the
+   copy at the first move (a) or (b) would change ends in a winning line that keeps (a)
+   and (b). With back=false nothing comes back at all, and the same copy holds. (Before
+   this rule asked for the other colour at r-1 and X's twin suit at r-2, so that every
+   window card but X was up at t; on Solvitaire's draw-1 deals 1-300 the weaker condition
+   leaves 29% fewer positions to search, and it decided deals the old one left at 1M.)
 9. Cards brought back, and talon cards (rule 13), only just in time. Call JIT moves the
    foundation-to-tableau (F2T) moves and, in draw 1 with unlimited passes, the talon plays
    to the tableau (rule 13). A trigger of a JIT move m of a card X of rank r is a move that
@@ -122,8 +142,8 @@ reductions has been searched without a win):
    The copy keeps rules 1-8: the stock is untouched; with one
    deck X is not dominated from m to u (rule 8(b) at m; after it 8(a) would have sent X
    up, as it lies free), and a card that f's extra card makes dominated would make X
-   dominated too (it is X's successor, or of the other colour and rank X+1, or X's twin
-   suit's X+2, each of which needs X's other foundations high enough for X), so f's extra
+   dominated too (it is X's successor, or of the other colour and rank X+2, or X's twin
+   suit's X+3, each of which needs X's other foundations high enough for X), so f's extra
    card changes no rule 2/8 safe move, and X in the tableau is never safe to go
    up (with two decks only ranks <= 2 are auto-safe, and a 2 brought down goes straight
    back: a repeated position); rule 7's card left behind is never X. T1 and T1' shorten
@@ -194,9 +214,13 @@ reductions has been searched without a win):
    without it, and m then lays X on the same card at its new place; X in the talon is no
    less free than X on top of a column (X in the talon goes up by rule 2 exactly when X on
    a column top would, and T1 plays X to its foundation from the talon). The card Y that X
-   lies on is never safe to go up while X is off its foundation (rules 2 and 8 would need
-   X's suit at X's rank; an Ace played onto a 2 goes straight up, and after safe
-   foundation moves no restriction applies, which only searches more), so the copy makes
+   lies on goes up by a safe move only after X: with two decks Y is never safe while X is
+   off its foundation (rule 2 would need X's suit at X's rank; an Ace played onto a 2 goes
+   straight up); with one deck Y dominated (rule 8: X's colour at X's rank - 1 or more,
+   Y's twin suit at X's rank - 2 or more, Y fitting) makes X dominated too (the other
+   colour at X's rank - 2 or more, X's twin suit at X's rank - 3 or more, X fitting), so X
+   goes up first, from the top of Y in L and from the talon in the copy (T1). After safe
+   foundation moves no restriction applies, which only searches more. So the copy makes
    L's safe moves. Pending cards of rules 9 and 13 limit the moves, so a pending
    position whose plain position is in the table (searched without a win, or on the current
    path) is skipped: any win from it is a win from the plain one. Rule 12's key serves rule
@@ -246,17 +270,26 @@ cdef class KlondikeKernel(Haltable):
     cdef int clen[MAXC]
     cdef int cdown[MAXC]
     cdef uint64_t colhash[MAXC]
+    cdef uint64_t downhash[MAXC]    # the share of column i's face-down cards in colhash
     cdef uint64_t colup[MAXC]   # bits of a column's face-up cards if they form one run (rule 12)
     cdef bint colrun[MAXC]      # whether they do
-    cdef CutKey cut_keys[MAXC][2]  # twin_key's last two cut keys of each column
+    cdef CutKey cut_keys[MAXC][CUT_KEYS]  # twin_key's last cut keys of each column
     cdef uint8_t cut_next[MAXC]     # the one of them to replace next
     cdef uint64_t tops              # bits of the column tops (all bits with two decks)
     cdef uint64_t down              # bits of the face-down cards (one deck)
     cdef uint8_t T[MAXT]
     cdef int tlen, wlen, pu
     cdef uint64_t thash
+    cdef uint64_t tset              # one deck: the sum of the talon cards' keys (_rehash_talon)
+    cdef uint64_t tbits             # bits of the talon's cards (all bits with two decks)
+    cdef uint64_t upall             # colup's bits of every column (their sum: they are disjoint)
+    cdef uint64_t fit, fit_of       # safe_fitting's last answer, and the heights and back it had
+    cdef bint fit_known
+    cdef uint64_t colmix[MAXC]      # mix64(colhash[i] + 0x51), the plain key of column i ...
+    cdef uint64_t colmix_of[MAXC]   # ... when colhash[i] was this
     cdef int found[8]
-    cdef Table table
+    cdef Table own                  # this kernel's table
+    cdef Table* table               # the table it searches on: its own or another's
     cdef KMove* ops
     cdef int nops, cap_ops
     cdef KMove* mbuf
@@ -270,11 +303,12 @@ cdef class KlondikeKernel(Haltable):
     cdef int cut
     cdef uint64_t noise, rng
     cdef uint64_t mem_limit
-    cdef bint borrowed              # the table is another kernel's (share_table)
-    cdef KlondikeKernel table_owner  # that kernel, kept alive while this one uses its table
+    cdef KlondikeKernel table_owner  # the kernel whose table this one searches on, if another
+    cdef Run live                   # the search in progress (run, resume)
 
     def __cinit__(self):
-        self.table.keys = NULL
+        self.own.slab = NULL
+        self.table = &self.own
         self.ops = NULL
         self.mbuf = NULL
         self.scouts = NULL
@@ -283,45 +317,23 @@ cdef class KlondikeKernel(Haltable):
     def __init__(self, int draw, int passes, int decks, bint back, bint empty_any,
                  list columns, list down, list stock, list waste, list found,
                  int passes_used, int table_mb):
-        """Load a position. columns: lists of card codes bottom first; stock/waste bottom
-        first; found: top rank (0 = empty) of each foundation f1..f4 (..f8)."""
-        cdef int i, j
+        """Load a position (see load) of a variant: draw, passes (0: unlimited), decks,
+        back (foundation-to-tableau moves), empty_any (any card on an empty column). The
+        table grows with the search up to about ``table_mb`` MiB."""
+        self._setup(draw, passes, decks, back, empty_any, table_mb)
+        self.load(columns, down, stock, waste, found, passes_used)
+
+    cdef _setup(self, int draw, int passes, int decks, bint back, bint empty_any,
+                int table_mb):
+        """The variant's rules, the table and the search stacks (no position yet)."""
         self.draw = draw
         self.passes = passes
         self.decks = decks
         self.back = back
         self.commute = True
         self.empty_any = empty_any
-        self.ncols = len(columns)
-        self.nfound = len(found)
         self.total = 52 * decks
-        if self.ncols > MAXC or len(stock) + len(waste) > MAXT:
-            raise ValueError("position too large for the Klondike kernel")
-        memset(self.cut_keys, 0, sizeof(self.cut_keys))
-        memset(self.cut_next, 0, sizeof(self.cut_next))
-        for i in range(self.ncols):
-            if len(columns[i]) > 104:
-                raise ValueError("column too long for the Klondike kernel")
-            self.clen[i] = len(columns[i])
-            self.cdown[i] = down[i]
-            for j in range(self.clen[i]):
-                self.cols[i][j] = columns[i][j]
-            col_rehash(self, i)
-        find_masks(self)
-        for i in range(self.nfound):
-            self.found[i] = found[i]
-        self.tlen = 0
-        for c in waste:
-            self.T[self.tlen] = c
-            self.tlen += 1
-        self.wlen = len(waste)
-        for c in reversed(stock):
-            self.T[self.tlen] = c
-            self.tlen += 1
-        self.pu = passes_used
-        self.rules_draw, self.rules_passes, self.rules_pu = draw, passes, passes_used
-        self._rehash_talon()
-        if table_init(&self.table, <uint64_t>table_mb * 1024 * 1024) != 0:
+        if table_init(&self.own, <uint64_t>table_mb * 1024 * 1024, False, START_BYTES) != 0:
             raise MemoryError("cannot allocate the transposition table")
         self.mem_limit = <uint64_t>max(table_mb, 64) * 1024 * 1024
         self.cap_ops = 1024
@@ -333,17 +345,27 @@ cdef class KlondikeKernel(Haltable):
         self.frames = <Frame*>malloc(self.cap_frames * sizeof(Frame))
         if self.ops == NULL or self.mbuf == NULL or self.frames == NULL:
             raise MemoryError("cannot allocate search stacks")
-        self.nops = 0
-        self.mlen = 0
         self.nodes = 0
         self.max_depth = 0
         self.restart_depth = 0  # no cap (rule 10)
-        self.noise = 0
-        self.rng = 0x2545F4914F6CDD1DULL
+
+    def load_state(self, state):
+        """Load a core State of the kernel's variant (as load, without building lists)."""
+        load_position(self, state.columns, state.down, state.stock, state.waste,
+                      [len(pile) for pile in state.foundations], state.passes_used, True)
+
+    def load(self, list columns, list down, list stock, list waste, list found,
+             int passes_used):
+        """Load a position of the kernel's variant, leaving the table as it stands (the next
+        fresh run forgets it). columns: lists of card codes bottom first, with ``down[i]``
+        face-down cards at the bottom of column i; stock/waste bottom first; found: top
+        rank (0 = empty) of each foundation f1..f4 (..f8). A search paused in the old
+        position is abandoned."""
+        load_position(self, columns, down, stock, waste, found, passes_used, False)
 
     def __dealloc__(self):
-        if not self.borrowed:
-            table_free(&self.table)
+        abandon(self)
+        table_free(&self.own)
         free(self.ops)
         free(self.mbuf)
         free(self.scouts)
@@ -351,15 +373,20 @@ cdef class KlondikeKernel(Haltable):
 
     # ---------------------------------------------------------------- hashing
     cdef void _rehash_talon(self) noexcept nogil:
+        """The talon's share of the key: its cards (see talon_set), the waste's size where
+        rule 6 does not merge it, the passes used where they are limited."""
         cdef int w = self.wlen
         if self.passes == 0 and (self.draw == 1 or w % self.draw == 0 or w == self.tlen):
             w = 0  # rule 6: positions on the draw cycle are one state
         cdef uint64_t h = KW[w]
         cdef int j
-        for j in range(self.tlen):
-            h += KT[j][self.T[j]]
+        if self.decks == 1:
+            h += self.tset
+        else:
+            for j in range(self.tlen):
+                h += KT[j][self.T[j]]
         if self.passes:
-            h += zkey(5, self.pu, 0)
+            h += KXP[self.pu & 255]
         self.thash = h
 
     cdef uint64_t _found_key(self) noexcept nogil:
@@ -381,7 +408,7 @@ cdef class KlondikeKernel(Haltable):
         cdef uint64_t h = self.thash + self._found_key()
         cdef int i
         for i in range(self.ncols):
-            h += mix64(self.colhash[i] + 0x51)
+            h += col_key(self, i)
         return h
 
     cdef uint64_t _hash(self) noexcept nogil:
@@ -441,10 +468,12 @@ cdef class KlondikeKernel(Haltable):
 
     cdef inline bint _safe_up(self, int c) noexcept nogil:
         cdef int r = rank_of(c), s
+        if self.decks == 1:
+            return self._dominated(c)  # rule 8
         if r <= 2:
             return True
         if self.back:
-            return self.decks == 1 and self._dominated(c)  # rule 8
+            return False
         for s in range(4):
             if red(s * 13) != red(c):
                 if self.found[s] < r - 1:
@@ -454,9 +483,9 @@ cdef class KlondikeKernel(Haltable):
         return True
 
     cdef inline bint _dominated(self, int c) noexcept nogil:
-        """Rule 8 (one deck): both foundations of the other colour hold c's rank - 1 or
-        more, and the other foundation of c's colour its rank - 2 or more."""
-        cdef int s = suit_of(c), need = rank_of(c) - 1
+        """Rule 8 (one deck): both foundations of the other colour hold c's rank - 2 or
+        more, and the other foundation of c's colour its rank - 3 or more."""
+        cdef int s = suit_of(c), need = rank_of(c) - 2
         return self.found[s ^ 1] >= need and self.found[s ^ 2] >= need and \
             self.found[3 - s] >= need - 1
 
@@ -514,39 +543,58 @@ cdef class KlondikeKernel(Haltable):
             undo_op(self, &self.ops[self.nops])
 
     # ---------------------------------------------------------------- search
-    def run(self, long long max_nodes, double max_seconds, int noise=0, bint fresh=True):
+    def run(self, long long max_nodes, double max_seconds, int noise=0, bint fresh=True,
+            double pause=0.0):
         """One search from the loaded position with an empty table (``fresh``; otherwise on
-        the table as it stands, see share_table). ``noise`` > 0 adds a
-        random 0..noise-1 to every move's priority (a restart with another order; seeded by
-        noise, so runs repeat exactly); 0 keeps the plain order. max_nodes counts this run's
-        positions (0: no limit); max_seconds its time (0: no limit). The kernel is back at
-        the loaded position afterwards, ready to run again.
-        Returns (status, ops) as _search."""
-        cdef long long before = self.nodes
+        the table as it stands, see share_table). ``noise`` > 0 adds a random 0..noise-1 to
+        every move's priority (a restart with another order; seeded by noise, so runs
+        repeat exactly); 0 keeps the plain order. max_nodes counts this run's positions (0:
+        no limit); max_seconds its time (0: no limit). Returns (status, line): status 1
+        solved, 0 unsolvable, -1 node or time limit (or halt), -2 memory limit, -3 paused;
+        the line (when solved) as (kind, a, b, n) tuples, see line_of. Unless paused, the
+        kernel is back at the loaded position afterwards, ready to run again. With
+        ``pause`` > 0 the search pauses after about that many seconds (-3, []) and resume
+        goes on with it. In the main thread a search stops for Ctrl-C (its exception is
+        raised, the kernel back at its position)."""
+        abandon(self)
         if fresh:
-            table_forget(&self.table)
+            table_forget(self.table)
         self.noise = noise
         self.rng = mix64(<uint64_t>noise + 12345)
-        status, ops = search(self, before + max_nodes if max_nodes > 0 else 0, max_seconds)
-        while self.nops > 0:
-            self.nops -= 1
-            undo_op(self, &self.ops[self.nops])
-        self.mlen = 0
-        return status, ops
+        self.live.max_nodes = self.nodes + max_nodes if max_nodes > 0 else 0
+        self.live.deadline = kabale_now() + max_seconds if max_seconds > 0 else 1e300
+        self.live.active = 1
+        status = search_begin(self)
+        if status != 2:
+            return finish_run(self, status)
+        return go_on(self, pause)
+
+    def resume(self, double pause=0.0):
+        """Go on with a paused search, within the limits its run was given (see run)."""
+        if not self.live.active:
+            raise ValueError("no search to resume: run one first")
+        return go_on(self, pause)
 
     def relax(self, bint on):
         """Search as if one card were drawn at a time with unlimited passes (on), or by the
         variant's rules again (off). Call it between runs, at the loaded position; the
         table is kept (see klondike.run_klondike)."""
-        if on:
-            self.draw, self.passes, self.pu = 1, 0, 0
-        else:
-            self.draw, self.passes, self.pu = self.rules_draw, self.rules_passes, self.rules_pu
-        self._rehash_talon()
+        relax_rules(self, on)
 
     def forget_table(self):
         """Start an empty table (run does, unless fresh=False)."""
-        table_forget(&self.table)
+        table_forget(self.table)
+
+    @property
+    def table_bytes(self):
+        """The size of the table's bucket array now (it grows with the search)."""
+        return table_size(self.table)
+
+    def expect_helper(self):
+        """Let another kernel search on this one's table from now on (share_table): a slab
+        the table outgrows is kept until the table is freed, as the helper may still probe
+        it. Call it between runs."""
+        self.own.shared = 1
 
     def share_table(self, KlondikeKernel owner):
         """Search on ``owner``'s table from now on, as it stands, with run(fresh=False): a
@@ -554,36 +602,25 @@ cdef class KlondikeKernel(Haltable):
         either entered, so neither exhausted run proves anything until both ended exhausted
         (then every entered position was searched whole by the kernel that entered it, and
         those positions include every successor of each: all that is reachable). The owner
-        must keep its table meanwhile (no huge_table, no fresh run)."""
-        if not self.borrowed:
-            table_free(&self.table)
-        self.table = owner.table
+        must have called expect_helper, and keeps its table meanwhile (no fresh run)."""
+        if not owner.own.shared:
+            raise ValueError("share_table: the owner has not called expect_helper")
+        abandon(self)
+        table_free(&self.own)
+        self.table = &owner.own
         self.table_owner = owner
-        self.borrowed = True
-
-    def huge_table(self):
-        """Move the table onto huge pages for a long search (see table_init); call it
-        between runs, as its entries are forgotten. Where that memory is not to be had the
-        table stays as it is."""
-        if not self.borrowed:
-            table_rehome(&self.table)
 
     cdef int _do_root(self) noexcept nogil:
         """Play the safe foundation moves of the starting position (part of the line)."""
         return play_safe(self)
 
-    cdef list _line(self):
-        cdef int i
-        cdef list out = []
-        for i in range(self.nops):
-            out.append((self.ops[i].kind, self.ops[i].a, self.ops[i].b, self.ops[i].n,
-                        self.ops[i].draws))
-        return out
 
-
+include "_klondike_load.pxi"
 include "_klondike_cols.pxi"
 include "_klondike_ops.pxi"
 include "_klondike_twins.pxi"
 include "_klondike_gen.pxi"
 include "_klondike_search.pxi"
+include "_klondike_line.pxi"
+include "_klondike_batch.pxi"
 include "_klondike_end.pxi"

@@ -46,6 +46,14 @@ cdef uint64_t KT[MAXT][52]
 cdef uint64_t KF[2][4][14]
 # and of a pending card (rules 9 and 13)
 cdef uint64_t KP[2][52]
+# of the exact position (_klondike_line.pxi): a column's place, a foundation's height by its
+# index, the waste's size, the passes used
+cdef uint64_t KXC[MAXC]
+cdef uint64_t KXF[8][14]
+cdef uint64_t KXW[MAXT + 1]
+cdef uint64_t KXP[256]
+# of a card in the talon, wherever it lies (one deck: talon_set)
+cdef uint64_t KTS[52]
 
 
 cdef void init_keys() noexcept nogil:
@@ -68,9 +76,28 @@ cdef void init_keys() noexcept nogil:
     for c in range(52):
         KP[0][c] = zkey(8, c, 0)
         KP[1][c] = zkey(10, c, 0)
+    for j in range(MAXC):
+        KXC[j] = zkey(12, j, 0)
+    for j in range(8):
+        for c in range(14):
+            KXF[j][c] = zkey(13, j, c)
+    for j in range(MAXT + 1):
+        KXW[j] = zkey(11, j, 0)
+    for j in range(256):
+        KXP[j] = zkey(5, j, 0)
+    for c in range(52):
+        KTS[c] = zkey(14, c, 0)
 
 
 init_keys()
+
+
+# bits of the red (hearts, diamonds) and the black (spades, clubs) Aces, shifted by a rank
+# give that rank's two cards of the colour; and of the Kings
+cdef uint64_t RED_BELOW = ((<uint64_t>1) << 13) | ((<uint64_t>1) << 26)
+cdef uint64_t BLACK_BELOW = (<uint64_t>1) | ((<uint64_t>1) << 39)
+cdef uint64_t KINGS = ((<uint64_t>1) << 12) | ((<uint64_t>1) << 25) | ((<uint64_t>1) << 38) | \
+    ((<uint64_t>1) << 51)
 
 
 cdef inline int suit_of_found(int f) noexcept nogil:

@@ -9,16 +9,26 @@ cdef void col_rehash(KlondikeKernel k, int i) noexcept nogil:
     cdef uint64_t h = 0, up = 0
     cdef int j, c
     cdef bint run = True
+    k.downhash[i] = 0
     for j in range(k.clen[i]):
         c = k.cols[i][j]
         h += KZ[j < k.cdown[i]][j][c]
+        if j + 1 == k.cdown[i]:
+            k.downhash[i] = h
         if j >= k.cdown[i]:
             up |= (<uint64_t>1) << c
             if j > k.cdown[i] and not lies_on(c, k.cols[i][j - 1]):
                 run = False
     k.colhash[i] = h
     k.colrun[i] = run
-    k.colup[i] = up if run else 0
+    set_colup(k, i, up if run else 0)
+
+cdef inline void set_colup(KlondikeKernel k, int i, uint64_t bits) noexcept nogil:
+    """Set column i's face-up run bits, keeping upall (with one deck the columns' bits are
+    disjoint, so their sum is their union: an exchange of one column's bits keeps it)."""
+    k.upall += bits - k.colup[i]
+    k.colup[i] = bits
+
 
 cdef void find_masks(KlondikeKernel k) noexcept nogil:
     """Compute the bits of the column tops and of the face-down cards from scratch (at
@@ -46,9 +56,9 @@ cdef inline void col_put(KlondikeKernel k, int t, int c) noexcept nogil:
     if k.colrun[t]:
         if j > k.cdown[t] and not lies_on(c, k.cols[t][j - 1]):
             k.colrun[t] = False
-            k.colup[t] = 0
+            set_colup(k, t, 0)
         else:
-            k.colup[t] |= (<uint64_t>1) << c
+            set_colup(k, t, k.colup[t] | (<uint64_t>1) << c)
     k.cols[t][j] = c
     k.clen[t] = j + 1
     k.colhash[t] += KZ[0][j][c]
@@ -63,7 +73,7 @@ cdef inline int col_take(KlondikeKernel k, int s) noexcept nogil:
             k.tops |= (<uint64_t>1) << k.cols[s][j - 1]
     if k.colrun[s]:
         k.colhash[s] -= KZ[0][j][c]
-        k.colup[s] &= ~((<uint64_t>1) << c)
+        set_colup(k, s, k.colup[s] & ~((<uint64_t>1) << c))
     else:
         col_rehash(k, s)  # what is left may be one run again
     return c
@@ -76,8 +86,9 @@ cdef inline void col_flip(KlondikeKernel k, int s, KMove* m) noexcept nogil:
         c = k.cols[s][j]
         k.cdown[s] = j
         k.colhash[s] += KZ[0][j][c] - KZ[1][j][c]
+        k.downhash[s] -= KZ[1][j][c]
         k.colrun[s] = True
-        k.colup[s] = (<uint64_t>1) << c
+        set_colup(k, s, (<uint64_t>1) << c)
         k.down &= ~((<uint64_t>1) << c)
         m.flip = 1
     else:
@@ -87,8 +98,34 @@ cdef inline void col_unflip(KlondikeKernel k, int s) noexcept nogil:
     """Undo col_flip: column s's one face-up card lies face down again."""
     cdef int j = k.cdown[s], c = k.cols[s][j]
     k.colhash[s] += KZ[1][j][c] - KZ[0][j][c]
+    k.downhash[s] += KZ[1][j][c]
     k.cdown[s] = j + 1
     k.colrun[s] = True
-    k.colup[s] = 0
+    set_colup(k, s, 0)
     if k.decks == 1:
         k.down |= (<uint64_t>1) << c
+
+
+cdef inline uint64_t col_key(KlondikeKernel k, int i) noexcept nogil:
+    """Column i's plain share of the key, mix64(colhash + 0x51), remembered until the column
+    changes (most columns do not between two keys)."""
+    if k.colmix_of[i] != k.colhash[i] or k.colmix[i] == 0:
+        k.colmix_of[i] = k.colhash[i]
+        k.colmix[i] = mix64(k.colhash[i] + 0x51)
+    return k.colmix[i]
+
+
+cdef void talon_set(KlondikeKernel k) noexcept nogil:
+    """Compute the talon's card sum and bits from scratch (at load). With one deck the talon
+    is the loaded one less the cards played from it, in the same order (a play removes a
+    card, a press or a turn-back moves none), so its cards alone fix their order: their
+    sum keys the talon as well as their places would. With two decks equal cards make
+    that not so; there the key sums the cards by place (_rehash_talon)."""
+    cdef int j
+    k.tset = 0
+    k.tbits = 0
+    for j in range(k.tlen):
+        k.tset += KTS[k.T[j]]
+        k.tbits |= (<uint64_t>1) << k.T[j]
+    if k.decks != 1:
+        k.tbits = ~(<uint64_t>0)

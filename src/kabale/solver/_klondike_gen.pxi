@@ -53,6 +53,7 @@ cdef struct Targets:
     int rank[MAXC]       # each non-empty column's top: rank and colour (1 red)
     int red[MAXC]
     unsigned int byrank[15]  # bits of the columns whose top has that rank
+    unsigned int redcols     # bits of the columns whose top is red
 
 
 cdef void find_targets(KlondikeKernel k, Targets* g) noexcept nogil:
@@ -61,6 +62,7 @@ cdef void find_targets(KlondikeKernel k, Targets* g) noexcept nogil:
     cdef int t, c, key
     memset(g.count, 0, sizeof(g.count))
     memset(g.byrank, 0, sizeof(g.byrank))
+    g.redcols = 0
     g.empty = -1
     for t in range(k.ncols):
         if k.clen[t] == 0:
@@ -71,6 +73,8 @@ cdef void find_targets(KlondikeKernel k, Targets* g) noexcept nogil:
         g.rank[t] = rank_of(c)
         g.red[t] = red(c)
         g.byrank[g.rank[t]] |= 1u << t
+        if g.red[t]:
+            g.redcols |= 1u << t
         key = g.rank[t] * 2 + g.red[t]
         g.cols[key][g.count[key]] = t
         g.count[key] += 1
@@ -106,9 +110,29 @@ cdef int gen_talon_pos(KlondikeKernel k, Targets* g, int p, int draws, int pu, i
             return -1
     return 0
 
+cdef uint64_t wanted_cards(KlondikeKernel k, Targets* g) noexcept nogil:
+    """Bits of the cards that fit a foundation or a column now (a card of a column top's
+    rank - 1 and the other colour; a King, or any card with empty=any, with an empty
+    column): gen_talon_pos makes moves of no other card."""
+    cdef uint64_t bits = 0
+    cdef int t, f, r
+    for f in range(k.nfound):
+        if k.found[f] < 13:
+            bits |= (<uint64_t>1) << (suit_of_found(f) * 13 + k.found[f])
+    for t in range(k.ncols):
+        if k.clen[t] > 0:
+            r = g.rank[t]
+            if r > 1:  # the two cards of rank r - 1 and the other colour
+                bits |= (RED_BELOW if not g.red[t] else BLACK_BELOW) << (r - 2)
+    if g.empty >= 0:
+        bits |= ~(<uint64_t>0) if k.empty_any else KINGS
+    return bits
+
+
 cdef int gen_moves(KlondikeKernel k) noexcept nogil:
     """Append the moves of the current position to mbuf, best first. -1 on no memory."""
-    cdef int start = k.mlen, s, t, i, c, f, lo, need, w, pu, draws, redeals, j, empty_done
+    cdef int start = k.mlen, s, t, i, c, f, lo, need, w, pu, draws, redeals, j
+    cdef uint64_t wanted
     cdef uint8_t seen[MAXT + 1]
     cdef KMove tmp
     cdef Targets g
@@ -175,17 +199,33 @@ cdef int gen_moves(KlondikeKernel k) noexcept nogil:
                 j = 20
             if add_move(k, T2T, s, t, k.clen[s] - i, 0, 0, j) != 0:
                 return -1
-    # waste plays (rule 1)
+    # waste plays (rule 1), of the cards that have somewhere to go
+    wanted = wanted_cards(k, &g)
     w = k.wlen
     pu = k.pu
+    if k.draw == 1:
+        # the presses reach every place p once, in this order: the waste top (no press), the
+        # stock's cards (p - w presses), then after a turn-back where one is left the
+        # waste's cards below the top (the stock's, a turn-back and p presses)
+        for i in range(w if w > 0 else 1, k.tlen + 1):
+            if (wanted >> k.T[i - 1]) & 1 and \
+                    gen_talon_pos(k, &g, i, i - w, pu, pend) != 0:
+                return -1
+        if k.tlen > 0 and not (k.passes and pu >= k.passes - 1):
+            for i in range(1, w):
+                if (wanted >> k.T[i - 1]) & 1 and \
+                        gen_talon_pos(k, &g, i, k.tlen - w + 1 + i, pu + 1, pend) != 0:
+                    return -1
+        w = -1  # done
     draws = 0
     redeals = 0
-    memset(seen, 0, k.tlen + 1)
+    if w >= 0:
+        memset(seen, 0, k.tlen + 1)
     if w > 0:
         seen[w] = 1
-        if gen_talon_pos(k, &g, w, 0, pu, pend) != 0:
+        if (wanted >> k.T[w - 1]) & 1 and gen_talon_pos(k, &g, w, 0, pu, pend) != 0:
             return -1
-    while True:
+    while w >= 0:
         if w == k.tlen:
             if k.tlen == 0 or redeals >= 1:
                 break
@@ -200,7 +240,7 @@ cdef int gen_moves(KlondikeKernel k) noexcept nogil:
         draws += 1
         if not seen[w]:
             seen[w] = 1
-            if gen_talon_pos(k, &g, w, draws, pu, pend) != 0:
+            if (wanted >> k.T[w - 1]) & 1 and gen_talon_pos(k, &g, w, draws, pu, pend) != 0:
                 return -1
     # foundation to tableau
     if k.back:
@@ -210,15 +250,18 @@ cdef int gen_moves(KlondikeKernel k) noexcept nogil:
             c = suit_of_found(f) * 13 + k.found[f] - 1
             if k.decks == 1 and k._dominated(c):
                 continue  # rule 8
-            empty_done = 0
-            for t in range(k.ncols):
-                if k.clen[t] == 0:
-                    if empty_done:
-                        continue  # rule 3
-                    empty_done = 1
+            # the columns c fits, in column order: the first empty one (rule 3), if it
+            # takes c, and those whose top is one rank above c in the other colour
+            bits = g.byrank[rank_of(c) + 1] & ~g.redcols if red(c) else \
+                g.byrank[rank_of(c) + 1] & g.redcols
+            if g.empty >= 0 and (k.empty_any or rank_of(c) == 13):
+                bits |= 1u << g.empty
+            while bits:
+                t = kabale_ctz(bits)
+                bits &= bits - 1
                 if pend >= 0 and t != pend and not pending_rank(k, pend, c):
                     continue  # rules 9 and 13
-                if k._fits_col(c, t) and f2t_goes_on(k, f, t, &g):
+                if f2t_goes_on(k, f, t, &g):
                     if add_move(k, F2T, f, t, 1, 0, 0, 5) != 0:
                         return -1
     # order: insertion sort by priority, descending, stable

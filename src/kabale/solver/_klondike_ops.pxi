@@ -31,6 +31,9 @@ cdef void apply_op(KlondikeKernel k, KMove* m) noexcept nogil:
         c = k.T[p - 1]
         memmove(&k.T[p - 1], &k.T[p], k.tlen - p)
         k.tlen -= 1
+        if k.decks == 1:
+            k.tset -= KTS[c]
+            k.tbits &= ~((<uint64_t>1) << c)
         k.wlen = p - 1
         k.pu = m.pu
         if m.kind == W2F:
@@ -72,6 +75,9 @@ cdef void undo_op(KlondikeKernel k, KMove* m) noexcept nogil:
         memmove(&k.T[p], &k.T[p - 1], k.tlen - (p - 1))
         k.T[p - 1] = c
         k.tlen += 1
+        if k.decks == 1:
+            k.tset += KTS[c]
+            k.tbits |= (<uint64_t>1) << c
         k.wlen = m.old_wlen
         k.pu = m.old_pu
         k._rehash_talon()
@@ -79,14 +85,22 @@ cdef void undo_op(KlondikeKernel k, KMove* m) noexcept nogil:
 
 cdef uint64_t safe_fitting(KlondikeKernel k) noexcept nogil:
     """Bits of the cards that fit a foundation now (a card of the next rank) and are safe
-    to send there (rules 2 and 8): the only cards up_from ever sends up."""
-    cdef uint64_t bits = 0
+    to send there (rules 2 and 8): the only cards up_from ever sends up. They depend on the
+    foundations' heights and on ``back`` alone, so the last answer is kept with those."""
+    cdef uint64_t bits = 0, heights = k.back
     cdef int f, c
+    for f in range(k.nfound):
+        heights = (heights << 4) | k.found[f]
+    if heights == k.fit_of and k.fit_known:
+        return k.fit
     for f in range(k.nfound):
         if k.found[f] < 13:
             c = suit_of_found(f) * 13 + k.found[f]
             if k._safe_up(c):
                 bits |= (<uint64_t>1) << c
+    k.fit = bits
+    k.fit_of = heights
+    k.fit_known = True
     return bits
 
 
@@ -116,7 +130,7 @@ cdef int play_safe(KlondikeKernel k, int start=0, bint again=False) noexcept nog
                 if p:
                     progress = 1
                     fit = safe_fitting(k)
-        if k.draw == 1 and k.passes == 0:
+        if k.draw == 1 and k.passes == 0 and fit & k.tbits:
             for p in range(1, k.tlen + 1):
                 c = k.T[p - 1]
                 if not (fit >> c) & 1:

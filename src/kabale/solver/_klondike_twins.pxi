@@ -27,10 +27,8 @@ cdef uint64_t twin_key(KlondikeKernel k) noexcept nogil:
     """The key of a one-deck position: as _plain_hash, but each column whose face-up cards
     form one run is cut above every face-up card whose twin lies face up in such a column
     too, and a piece above a cut is keyed by the cut card's rank and colour only."""
-    cdef uint64_t h = k.thash + k._found_key(), up = 0, both, cut
+    cdef uint64_t h = k.thash + k._found_key(), up = k.upall, both, cut
     cdef int i, n
-    for i in range(k.ncols):
-        up |= k.colup[i]
     both = up & twin_bits(up)
     for i in range(k.ncols):
         n = k.clen[i]
@@ -38,34 +36,37 @@ cdef uint64_t twin_key(KlondikeKernel k) noexcept nogil:
         if n > 0:
             cut = k.colup[i] & both & ~((<uint64_t>1) << k.cols[i][n - 1])
         if cut == 0:
-            h += mix64(k.colhash[i] + 0x51)  # no cut: the plain column key
+            h += col_key(k, i)  # no cut: the plain column key
         else:
             h += cached_cut_key(k, i, cut)
     return h
 
 
 cdef inline uint64_t cached_cut_key(KlondikeKernel k, int i, uint64_t cut) noexcept nogil:
-    """cut_column_key(k, i, cut), from the column's cache when it is one of the last two
-    asked for (most are: a move and its undo switch a column between two states)."""
-    cdef CutKey* e = &k.cut_keys[i][0]
-    if e.colhash == k.colhash[i] and e.cards == cut:
-        return e.key
-    e = &k.cut_keys[i][1]
-    if e.colhash == k.colhash[i] and e.cards == cut:
-        return e.key
+    """cut_column_key(k, i, cut), from the column's cache when it is one of the last
+    CUT_KEYS asked for (most are: the moves of a position and their undos switch a column
+    between a few states)."""
+    cdef CutKey* e
+    cdef uint64_t h = k.colhash[i]
+    cdef int j
+    for j in range(CUT_KEYS):
+        e = &k.cut_keys[i][j]
+        if e.colhash == h and e.cards == cut:
+            return e.key
     e = &k.cut_keys[i][k.cut_next[i]]
-    k.cut_next[i] ^= 1
-    e.colhash = k.colhash[i]
+    k.cut_next[i] = (k.cut_next[i] + 1) % CUT_KEYS
+    e.colhash = h
     e.cards = cut
     e.key = cut_column_key(k, i, cut)
     return e.key
 
 
 cdef uint64_t cut_column_key(KlondikeKernel k, int i, uint64_t cut) noexcept nogil:
-    """Column i's share of twin_key, cut above the cards in ``cut``."""
-    cdef uint64_t h = 0, seg = 0, anchor = 0x51
+    """Column i's share of twin_key, cut above the cards in ``cut`` (face-up cards: the
+    sum starts with the face-down part's, downhash)."""
+    cdef uint64_t h = 0, seg = k.downhash[i], anchor = 0x51
     cdef int j, c, base = 0, down = k.cdown[i]
-    for j in range(k.clen[i]):
+    for j in range(down, k.clen[i]):
         c = k.cols[i][j]
         seg += KZ[j < down][j - base][c]
         if (cut >> c) & 1:

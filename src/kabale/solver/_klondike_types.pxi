@@ -1,6 +1,6 @@
 # The Klondike kernel's sizes, operation kinds and C structs (included by _klondike.pyx):
 # a move or atomic operation (KMove), where a generated move leads (Scout), a search frame,
-# a cached column key.
+# a cached column key, the search in progress.
 
 DEF MAXC = 9
 DEF MAXL = 128
@@ -12,6 +12,18 @@ DEF T2F = 1
 DEF W2T = 2
 DEF W2F = 3
 DEF F2T = 4
+DEF DRAW = 5       # a press of the stock, in a line (never an operation)
+
+# search statuses (returned to Python)
+DEF SOLVED = 1
+DEF LOST = 0
+DEF LIMIT = -1
+DEF MEMORY = -2
+DEF PAUSED = -3       # the pause time came: resume continues the search
+DEF INTERRUPTED = -4  # a signal's Python handler raised (Ctrl-C): the exception is set
+
+# the table's first size: a search of a few thousand positions never grows it
+DEF START_BYTES = 1 << 15
 
 cdef struct KMove:
     uint8_t kind
@@ -41,7 +53,17 @@ cdef struct Frame:
     int32_t ops_base
 
 
+DEF CUT_KEYS = 8   # twin_key's cut keys kept for each column
+
 cdef struct CutKey:
     uint64_t colhash   # a column's colhash and cut cards, and its share of twin_key
     uint64_t cards
     uint64_t key
+
+
+cdef struct Run:
+    int active         # a search is under way: its frames and ops are on the stacks
+    int depth
+    long long steps
+    long long max_nodes  # the node count at which it stops (0: none)
+    double deadline      # when it stops (kabale_now's clock)

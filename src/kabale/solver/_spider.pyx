@@ -109,8 +109,8 @@ cdef class SpiderKernel(SpiderBoard):
     def __cinit__(self):
         self.ops = NULL
         self.frames = NULL
-        self.pre.keys = NULL
-        self.ends.keys = NULL
+        self.pre.slab = NULL
+        self.ends.slab = NULL
 
     def __init__(self, bint strict, int total, list columns, list down, list stock,
                  int removed, int table_mb):
@@ -301,7 +301,7 @@ cdef class SpiderKernel(SpiderBoard):
         cdef uint64_t level = 0
         if self.slen == 0:
             raise ValueError("sweep needs cards in the stock")
-        if self.pre.keys == NULL:
+        if self.pre.slab == NULL:
             if table_init(&self.pre, 8 * 1024 * 1024) != 0 or \
                     table_init(&self.ends, 8 * 1024 * 1024) != 0:
                 raise MemoryError("cannot allocate the sweep's tables")

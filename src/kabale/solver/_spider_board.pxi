@@ -102,7 +102,7 @@ cdef class SpiderBoard(Haltable):
     cdef uint64_t mem_limit
 
     def __cinit__(self):
-        self.table.keys = NULL
+        self.table.slab = NULL
         self.mbuf = NULL
 
     def __init__(self, bint strict, int total, list columns, list down, list stock,

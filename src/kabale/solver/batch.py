@@ -13,10 +13,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..core import Game, KabaleError, State, Variant
+from .driver import STATUS
 from .spider import kernel_args as spider_args
 from .spider import lanes_for, run_lane
 
-#: the smallest table (MiB) a small solve gets; a table holds about 32 bytes a position
+#: the smallest table limit (MiB) a small solve gets; a table holds about 32 bytes a position
+#: (Klondike's tables start small and grow up to it: about 21 bytes a position)
 MIN_TABLE_MB = 1
 MAX_TABLE_MB = 256
 
@@ -44,30 +46,45 @@ def solve_states(variant: Variant, states: Sequence[State], max_nodes: int,
                  lines: bool = False) -> list[Verdict]:
     """Decide each of ``states`` (positions of ``variant`` with every card known) within
     ``max_nodes`` positions each, in one lane: deterministic verdicts in the given order,
-    with the winning lines if ``lines`` asks for them."""
+    with the winning lines if ``lines`` asks for them. Klondike's are searched in one call
+    of its kernel, on one table, with no Python between them."""
     if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes <= 0:
         raise KabaleError(f"bad max_nodes {max_nodes!r}: a positive integer")
     size = table_mb(max_nodes)
+    if variant.family == "klondike":
+        return klondike_states(variant, states, max_nodes, size, lines)
     return [solve_state(Game(variant, state, f"{variant}#position"), max_nodes, size, lines)
             for state in states]
+
+
+def klondike_states(variant: Variant, states: Sequence[State], max_nodes: int, size: int,
+                    lines: bool) -> list[Verdict]:
+    """solve_states for the Klondike family: klondike.serial's lane (the kernel's
+    solve_many) on one kernel whose table grows up to ``size`` MiB."""
+    from ._klondike import new_kernel, solve_many
+    from .klondike import PLAN, notation
+
+    if not states:
+        return []
+    kernel = new_kernel(int(variant["draw"]), int(variant["passes"]), int(variant["decks"]),
+                        bool(variant["back"]), variant["empty"] == "any", states[0], size)
+    return [Verdict(STATUS[status], nodes, tuple(notation(line)))
+            for status, nodes, line in solve_many(kernel, states, max_nodes, lines, PLAN)]
 
 
 def solve_state(game: Game, max_nodes: int, size: int, lines: bool = False) -> Verdict:
     """One position of ``game`` (its current state) in one deterministic lane, with a table
     of ``size`` MiB."""
+    if game.variant.family == "klondike":
+        return klondike_states(game.variant, [game.state], max_nodes, size, lines)[0]
     if game.rules.is_won(game.state):
         return Verdict("solved", 0)
-    if game.variant.family == "klondike":
-        from .klondike import RELAXED, serial
+    family = game.variant.family
+    lane = lanes_for(family, 1)[0]
+    from ._spider import Halt
+    from .spider import notation
 
-        status, line, nodes = serial(game, 0.0, max_nodes, size, RELAXED)
-    else:
-        family = game.variant.family
-        lane = lanes_for(family, 1)[0]
-        from ._spider import Halt
-        from .spider import notation
-
-        status, ops, nodes = run_lane(lane, family, spider_args(game), 0.0, max_nodes, size,
-                                      Halt())
-        line = notation(ops)
+    status, ops, nodes = run_lane(lane, family, spider_args(game), 0.0, max_nodes, size,
+                                  Halt())
+    line = notation(ops)
     return Verdict(status, nodes, tuple(line) if lines and status == "solved" else ())

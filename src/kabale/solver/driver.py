@@ -78,8 +78,6 @@ def drive(kernel: Kernel, max_seconds: float, max_nodes: int,
         left_seconds = max(max_seconds - (time.perf_counter() - start), 0.001)
     if hasattr(kernel, "max_depth"):
         kernel.max_depth = 0
-    if hasattr(kernel, "huge_table"):
-        kernel.huge_table()  # a long search now: its table probes miss the TLB
     status, line = kernel.run(left_nodes, left_seconds, 0)
     return STATUS[status], line
 

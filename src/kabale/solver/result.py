@@ -5,8 +5,11 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..core import Game, KabaleError, Move, State
+from ..core.klondike import KlondikeRules
+from ..core.state import STOCK
 
 STATUSES = ("solved", "unsolvable", "unknown")
 
@@ -73,7 +76,9 @@ def solve(game: Game, max_seconds: float | None = 10.0, max_nodes: int | None = 
     status, moves, nodes = run_kernel(game, max_seconds or 0.0, max_nodes or 0,
                                       max(8, max_memory_mb // 2))
     if status == "solved":
-        moves = replay(game, shorten(game, moves))
+        if family != "klondike":
+            moves = shorten(game, moves)  # the Klondike kernel cuts its lines' loops itself
+        moves = replay(game, moves)
     return Result(status, moves if status == "solved" else [], nodes,
                   time.perf_counter() - start)
 
@@ -88,6 +93,7 @@ def release_memory() -> None:
     _spider.release_spares()
 
 
+@lru_cache(maxsize=4096)
 def _move(text: str) -> Move:
     """A Move from the explicit notation the kernels' lines use (3:4>7, 3>f, w>5, f2>6, d)."""
     if text == "d":
@@ -128,7 +134,38 @@ def shorten(game: Game, moves: list[str]) -> list[str]:
 
 def replay(game: Game, moves: list[str]) -> list[str]:
     """Play ``moves`` on a copy of ``game``; return them in canonical notation. Raises
-    SolverBugError unless every move is legal and the game ends won."""
+    SolverBugError unless every move is legal and the game ends won. Klondike's lines are
+    checked move by move by its rules (legal_move, the checked path's own test) without
+    listing every legal move of each position."""
+    rules = game.rules
+    if isinstance(rules, KlondikeRules):
+        state = game.state
+        canonical: list[str] = []
+        i = 0
+        while i < len(moves):
+            text = moves[i]
+            if text == STOCK:  # a run of presses, checked at once
+                j = i + 1
+                while j < len(moves) and moves[j] == STOCK:
+                    j += 1
+                after = rules.stock_actions(state, j - i)
+                if after is None:
+                    raise SolverBugError(f"solver line refused by the rules at move {i + 1} "
+                                         f"or soon after it ({STOCK!r})")
+                canonical.extend([STOCK] * (j - i))
+                state, i = after, j
+                continue
+            move = _move(text)
+            legal = rules.legal_move(state, move)
+            if legal is None:
+                raise SolverBugError(f"solver line refused by the rules at {text!r}: "
+                                     f"illegal move: {rules.explain(state, move)}")
+            canonical.append(legal.text)
+            state = rules.apply(state, legal)
+            i += 1
+        if not rules.is_won(state):
+            raise SolverBugError(f"solver line of {len(moves)} moves does not win the game")
+        return canonical
     copy = game.copy()
     canonical = []
     for text in moves:
