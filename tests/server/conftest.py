@@ -15,7 +15,7 @@ from kabale.server.app import create_app
 
 @pytest.fixture
 def app(tmp_path: Path) -> Starlette:
-    return create_app(str(tmp_path / "games.db"))
+    return create_app(str(tmp_path / "games.db"), effort="quick")
 
 
 @pytest.fixture
