@@ -19,7 +19,8 @@ import kabale
 from kabale.advisor import hint as advisor_hint
 from kabale.advisor.effort import effort_for
 from kabale.advisor.tips import REASONS
-from kabale.core.variants import parse_variant
+from kabale.core.variants import Variant, parse_variant
+from kabale.server import advice, deals
 from kabale.server.advice import position_seed
 from kabale.server.deals import GRADES, bands, daily_seed, measure
 
@@ -208,6 +209,37 @@ def test_the_next_chosen_deal_of_a_kind_is_found_ahead(app: Starlette,
     second = new(client, variant="spiderette:suits=1", grade="easy")
     assert second["deal"]["grade"] == "easy" and second["id"] != first["id"]
     assert chosen(app, second).seed != chosen(app, first).seed
+
+
+def test_one_search_ahead_at_a_time_leaves_a_worker_for_the_player(
+        app: Starlette, client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    advisor, gate = app.state.advisor, threading.Event()
+
+    def held_ahead(variant: Variant, grade: str | None,
+                   seconds: float = deals.SEARCH_SECONDS) -> tuple[int, deals.DealInfo]:
+        if seconds == advice.REFILL_SECONDS:   # the search ahead waits for the gate
+            gate.wait(timeout=30)
+        return deals.find_deal(variant, grade, seconds)
+
+    monkeypatch.setattr(advice, "find_deal", held_ahead)
+    portal = client.portal
+    assert portal is not None
+    try:
+        new(client, variant="klondike", winnable=True)
+        # The search ahead for Klondike holds a worker: the next kind is not looked for ahead,
+        # and a hint is still answered by the other worker.
+        new(client, variant="spiderette:suits=1", winnable=True)
+        assert advisor.searching_ahead() == 1
+        gid = new(client, variant="klondike", seed=3)["id"]
+        assert client.post(f"/api/games/{gid}/hint").status_code == 200
+    finally:
+        gate.set()
+    for _ in range(400):
+        if advisor.searching_ahead() == 0:
+            break
+        portal.call(asyncio.sleep, 0.05)
+    assert advisor.ahead(parse_variant("klondike"), None)
+    assert not advisor.ahead(parse_variant("spiderette:suits=1"), None)
 
 
 def test_daily_deal_is_the_published_rule_the_same_for_everyone(app: Starlette,

@@ -148,7 +148,8 @@ class Advisor:
         """A winnable deal (of ``grade`` if given): one found ahead if there is one, else
         looked for now (server.deals.find_deal); either way the next one of its kind is then
         looked for in the background, so that a kind that is slow to find (four-suit Spider)
-        is ready the next time, and a search that came back empty goes on there."""
+        is ready the next time, and a search that came back empty goes on there (when no
+        other search ahead is running)."""
         if grade is not None:
             bands(variant)  # a variant without cut points is refused before any search
         key = (str(variant), grade)
@@ -164,8 +165,14 @@ class Advisor:
         """Is a deal of this kind found ahead and waiting?"""
         return (str(variant), grade) in self._stash
 
+    def searching_ahead(self) -> int:
+        """How many searches for a chosen deal run in the background (at most one)."""
+        return len(self._filling)
+
     def _refill(self, key: tuple[str, str | None], variant: Variant, grade: str | None) -> None:
-        if key in self._filling or key in self._stash:
+        # One search ahead at a time: it may take a worker for REFILL_SECONDS, and the other
+        # worker stays free for the hints and chances the player waits for.
+        if self._filling or key in self._stash:
             return
         self._filling.add(key)
 
