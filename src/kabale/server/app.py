@@ -15,7 +15,7 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -27,13 +27,30 @@ from starlette.staticfiles import StaticFiles
 
 from kabale.core.errors import KabaleError
 from kabale.core.variants import ALIASES, DESCRIPTIONS, OPTIONS, parse_variant
-from kabale.server import advice_api
-from kabale.server.advice import Advisor, EffortSetting
 from kabale.server.games import GameService
 from kabale.server.guard import SECURITY_HEADERS, Guard
 from kabale.server.handling import ApiError, answer, game_error, read_json, service
 from kabale.storage.db import GameStore, StorageError
 
+if TYPE_CHECKING:
+    from kabale.server.advice import EffortSetting
+
+#: the solver's compiled kernels, which a build without a C compiler lacks (setup.py)
+SOLVER_KERNELS = ("kabale.solver._klondike", "kabale.solver._spider")
+try:
+    from kabale.server import advice_api
+    from kabale.server.advice import Advisor
+except ModuleNotFoundError as error:
+    if error.name not in SOLVER_KERNELS:
+        raise
+    # The game works as ever; the help that needs the solver answers 503 with this reason.
+    NO_SOLVER = error.msg
+else:
+    NO_SOLVER = ""
+
+#: the routes that help the player (server.advice_api), each with its methods
+HELP_ROUTES = {"hint": ["POST"], "chance": ["GET"], "bot": ["POST"], "postmortem": ["GET"],
+               "review": ["GET"], "replay": ["POST"]}
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("kabale.server")
 
@@ -45,6 +62,8 @@ async def create_game(request: Request) -> Response:
     if unknown:
         raise ApiError(400, f"unknown field(s) {unknown}; valid: {', '.join(sorted(fields))}")
     if {"winnable", "grade", "daily"} & set(data):
+        if NO_SOLVER:
+            raise ApiError(503, NO_SOLVER, "no_solver")
         return await advice_api.create_chosen(request, data)
     variant, seed, deal_id = data.get("variant"), data.get("seed"), data.get("deal_id")
     if variant is not None and not isinstance(variant, str):
@@ -205,9 +224,16 @@ async def _crash(request: Request, exc: Exception) -> Response:
                         headers=dict(SECURITY_HEADERS))
 
 
+async def _no_solver(request: Request) -> Response:
+    """A route that helps the player, in a kabale built without the solver."""
+    raise ApiError(503, NO_SOLVER, "no_solver")
+
+
 def create_app(db_path: str, effort: EffortSetting = "quick") -> Starlette:
     """The web game over the SQLite database at ``db_path`` (created if missing); the
-    advisor thinks at ``effort`` (a level's name, or an Effort per family, for tests)."""
+    advisor thinks at ``effort`` (a level's name, or an Effort per family, for tests). In a
+    kabale built without the solver's kernels, ``app.state.advisor`` is None and the help
+    answers 503 with code "no_solver"."""
     game = "/api/games/{game_id:str}"
     routes = [
         Route("/", index),
@@ -221,20 +247,17 @@ def create_app(db_path: str, effort: EffortSetting = "quick") -> Starlette:
         Route(game + "/redo", redo, methods=["POST"]),
         Route(game + "/resign", resign, methods=["POST"]),
         Route(game + "/reveal", reveal, methods=["POST"]),
-        Route(game + "/hint", advice_api.hint, methods=["POST"]),
-        Route(game + "/chance", advice_api.chance),
-        Route(game + "/bot", advice_api.bot, methods=["POST"]),
-        Route(game + "/postmortem", advice_api.postmortem),
-        Route(game + "/review", advice_api.review),
-        Route(game + "/replay", advice_api.replay, methods=["POST"]),
+        *(Route(f"{game}/{name}", _no_solver if NO_SOLVER else getattr(advice_api, name),
+                methods=methods) for name, methods in HELP_ROUTES.items()),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    advisor = Advisor(effort)
+    advisor = None if NO_SOLVER else Advisor(effort)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
-        advisor.close()  # `kabale play` runs without a lifespan and closes it itself
+        if advisor is not None:
+            advisor.close()  # `kabale play` runs without a lifespan and closes it itself
 
     app = Starlette(
         routes=routes,

@@ -31,7 +31,6 @@ from kabale.core.deal import deck_for, random_seed
 from kabale.core.errors import KabaleError
 from kabale.core.game import Game, rules_for
 from kabale.core.variants import Variant, parse_variant
-from kabale.solver.batch import solve_states
 
 GRADES = ("easy", "medium", "hard", "expert")
 #: the search's budget per deal (positions) for grading and for "winnable"
@@ -91,6 +90,10 @@ def cut_points() -> dict[str, dict[str, Any]]:
 def measure(variant: Variant, seed: int) -> int | None:
     """Positions the one-lane search visits to win deal ``seed`` with every card known, or
     None when it does not win it within the family's budget (lost, or undecided)."""
+    # Imported here: the server imports this module for DealInfo even in a kabale built
+    # without the solver's kernels, where only the routes that search refuse.
+    from kabale.solver.batch import solve_states
+
     state = rules_for(variant).layout(deck_for(variant, seed))
     (verdict,) = solve_states(variant, [state], GRADE_NODES[variant.family])
     return verdict.nodes if verdict.status == "solved" else None
