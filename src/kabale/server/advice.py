@@ -28,7 +28,7 @@ from kabale.advisor.effort import LEVELS, effort_for
 from kabale.core.errors import KabaleError
 from kabale.core.game import Game
 from kabale.core.variants import Variant
-from kabale.server.deals import DealInfo, bands, find_deal
+from kabale.server.deals import SEARCH_SECONDS, DealInfo, bands, find_deal
 
 T = TypeVar("T")
 CACHE_SIZE = 512
@@ -80,9 +80,11 @@ class Advisor:
     """The thread pool, its bounded queue, the answers' caches and the demo bots."""
 
     def __init__(self, effort: EffortSetting = "quick", workers: int = 2,
-                 queue: int = 6) -> None:
+                 queue: int = 6, search_seconds: float = SEARCH_SECONDS) -> None:
         self.effort = check_effort(effort)
         self.limit = queue
+        #: how long a request for a chosen deal looks while the player waits
+        self.search_seconds = search_seconds
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="advisor")
         self._jobs = 0
         self._cache: OrderedDict[tuple[str, ...], Any] = OrderedDict()
@@ -156,7 +158,7 @@ class Advisor:
         found = self._stash.pop(key, None)
         try:
             if found is None:
-                found = await self.run(find_deal, variant, grade)
+                found = await self.run(find_deal, variant, grade, self.search_seconds)
         finally:
             self._refill(key, variant, grade)
         return found

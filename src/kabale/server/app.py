@@ -27,6 +27,7 @@ from starlette.staticfiles import StaticFiles
 
 from kabale.core.errors import KabaleError
 from kabale.core.variants import ALIASES, DESCRIPTIONS, OPTIONS, parse_variant
+from kabale.server.deals import SEARCH_SECONDS
 from kabale.server.games import GameService
 from kabale.server.guard import SECURITY_HEADERS, Guard
 from kabale.server.handling import ApiError, answer, game_error, read_json, service
@@ -229,9 +230,11 @@ async def _no_solver(request: Request) -> Response:
     raise ApiError(503, NO_SOLVER, "no_solver")
 
 
-def create_app(db_path: str, effort: EffortSetting = "quick") -> Starlette:
+def create_app(db_path: str, effort: EffortSetting = "quick",
+               search_seconds: float = SEARCH_SECONDS) -> Starlette:
     """The web game over the SQLite database at ``db_path`` (created if missing); the
-    advisor thinks at ``effort`` (a level's name, or an Effort per family, for tests). In a
+    advisor thinks at ``effort`` (a level's name, or an Effort per family, for tests), and a
+    request for a chosen deal looks for at most about ``search_seconds``. In a
     kabale built without the solver's kernels, ``app.state.advisor`` is None and the help
     answers 503 with code "no_solver"."""
     game = "/api/games/{game_id:str}"
@@ -251,7 +254,7 @@ def create_app(db_path: str, effort: EffortSetting = "quick") -> Starlette:
                 methods=methods) for name, methods in HELP_ROUTES.items()),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    advisor = None if NO_SOLVER else Advisor(effort)
+    advisor = None if NO_SOLVER else Advisor(effort, search_seconds=search_seconds)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
