@@ -56,6 +56,9 @@ def build_parser(command: str | None = None) -> Parser:
     play.add_argument("--port", type=int, help="port on 127.0.0.1 (default: a free one)")
     play.add_argument("--no-browser", action="store_true")
     play.add_argument("--db", help="SQLite file for games and statistics (or KABALE_DB)")
+    play.add_argument("--effort", choices=["quick", "normal", "strong"], default="quick",
+                      help="how hard the page's hints, win chance and bot think (quick: "
+                           "they answer while the player waits)")
     play.add_argument("--text", action="store_true",
                       help=f"play in the terminal reading stdin: {TEXT_HELP}")
 
@@ -109,7 +112,8 @@ def run(args: argparse.Namespace) -> int:
             Game.new(args.variant, 0)  # validate before starting a server
         from .server import launch
 
-        return launch.main(args.variant, args.seed, args.port, not args.no_browser, args.db)
+        return launch.main(args.variant, args.seed, args.port, not args.no_browser, args.db,
+                           args.effort)
     if args.command in ("hint", "autoplay"):
         from .advisor import cli as advisor_cli
 

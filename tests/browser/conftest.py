@@ -25,7 +25,10 @@ OUTPUT = Path(__file__).resolve().parents[2] / "test-output" / "browser"
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    live = LiveServer(tmp_path_factory.mktemp("web") / "games.db").start()
+    # The advisor pinned at its quick level (the default; a server setting), so that hints,
+    # the meter and the demo's bot answer fast enough for the tests whatever the default.
+    live = LiveServer(tmp_path_factory.mktemp("web") / "games.db", None, "--effort",
+                      "quick").start()
     yield live
     live.stop()
 

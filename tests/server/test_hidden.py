@@ -1,8 +1,10 @@
 """No response ever carries a face-down or stock card (DESIGN 3b), in every family.
 
-Each game is played by random legal moves (stock actions, undo and redo mixed in) through the
-API; after every response the body is compared with the server's true state: each card code
-may appear in the body at most as often as it lies face up on the table.
+Each game is played by random legal moves (stock actions, undo and redo mixed in, and the
+player's help: hints, the win chance, the demo's bot moves) through the API; after every
+response the body is compared with the server's true state: each card code may appear in the
+body at most as often as it lies face up on the table. While the game is played, the
+post-mortem and the review of the deal face up are refused.
 """
 
 from __future__ import annotations
@@ -61,11 +63,26 @@ def test_no_hidden_card_in_any_response(app: Starlette, client: TestClient,
     body = check_body(app, res.text)
     gid = body["id"]
     checked = 1
+    helped = 0
     for _ in range(60):
         roll = rng.random()
-        if roll < 0.1:
-            res = client.post(f"/api/games/{gid}/undo")
+        if roll < 0.04:
+            res = client.post(f"/api/games/{gid}/hint")
+            helped += 1
+        elif roll < 0.06:
+            res = client.get(f"/api/games/{gid}/chance")
+            helped += 1
+        elif roll < 0.08:
+            res = client.post(f"/api/games/{gid}/bot")
+            helped += 1
+        elif roll < 0.1:
+            for path in ("postmortem", "review"):
+                refused = client.get(f"/api/games/{gid}/{path}")
+                assert refused.status_code == 409 or body["observation"]["outcome"] != "playing"
+            continue
         elif roll < 0.15:
+            res = client.post(f"/api/games/{gid}/undo")
+        elif roll < 0.18:
             res = client.post(f"/api/games/{gid}/redo")
         elif roll < 0.2:
             res = client.post(f"/api/games/{gid}/moves", json={"move": "1:3>2"})
@@ -75,7 +92,9 @@ def test_no_hidden_card_in_any_response(app: Starlette, client: TestClient,
                 break
             res = client.post(f"/api/games/{gid}/moves", json={"move": rng.choice(legal)})
         if res.status_code == 200:
-            body = check_body(app, res.text)
+            checked_body = check_body(app, res.text)
+            if "observation" in checked_body:
+                body = checked_body
         else:
             assert res.status_code in (409, 422)
             # Error messages (e.g. an illegal move's reason) must not reveal cards either.
@@ -83,7 +102,7 @@ def test_no_hidden_card_in_any_response(app: Starlette, client: TestClient,
             assert not set(CODE.findall(res.text)) & (hidden_codes(state)
                                                         - set(visible_codes(state)))
         checked += 1
-    assert checked > 5
+    assert checked > 5 and helped > 0
     assert body["observation"]["moves_made"] > 0
 
 

@@ -4,15 +4,18 @@ Every error answers ``{"error": "<reason>"}`` with a 4xx status and changes noth
 bad JSON or an unknown variant 400, a request from elsewhere 403 and a POST that is not JSON
 415 (both from :mod:`kabale.server.guard`), an unknown game id 404, an illegal or malformed
 move 422, nothing to undo/redo or a finished game 409, a body over ``MAX_BODY`` bytes 413.
-A database that cannot be read answers 503 for the requests that touch the damage.
+A database that cannot be read answers 503 for the requests that touch the damage, and so
+does the advisor when its queue is full (the routes that help the player are in
+:mod:`kabale.server.advice_api`).
 """
 
 from __future__ import annotations
 
-import json
 import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -22,73 +25,47 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from kabale.core.errors import InvalidSaveError, KabaleError
+from kabale.core.errors import KabaleError
 from kabale.core.variants import ALIASES, DESCRIPTIONS, OPTIONS, parse_variant
-from kabale.server.games import GameOverError, GameService, payload
+from kabale.server.deals import SEARCH_SECONDS
+from kabale.server.games import GameService
 from kabale.server.guard import SECURITY_HEADERS, Guard
-from kabale.storage.db import GameNotFoundError, GameStore, StorageError
+from kabale.server.handling import ApiError, answer, game_error, read_json, service
+from kabale.storage.db import GameStore, StorageError
 
+if TYPE_CHECKING:
+    from kabale.server.advice import EffortSetting
+
+#: the solver's compiled kernels, which a build without a C compiler lacks (setup.py)
+SOLVER_KERNELS = ("kabale.solver._klondike", "kabale.solver._spider")
+try:
+    from kabale.server import advice_api
+    from kabale.server.advice import Advisor
+except ModuleNotFoundError as error:
+    if error.name not in SOLVER_KERNELS:
+        raise
+    # The game works as ever; the help that needs the solver answers 503 with this reason.
+    NO_SOLVER = error.msg
+else:
+    NO_SOLVER = ""
+
+#: the routes that help the player (server.advice_api), each with its methods
+HELP_ROUTES = {"hint": ["POST"], "chance": ["GET"], "bot": ["POST"], "postmortem": ["GET"],
+               "review": ["GET"], "replay": ["POST"]}
 STATIC = Path(__file__).parent / "static"
-MAX_BODY = 16 * 1024
 log = logging.getLogger("kabale.server")
-
-
-class ApiError(Exception):
-    """An error answered as ``{"error": message}`` with ``status``."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-
-
-async def read_json(request: Request) -> dict[str, Any]:
-    """The request body as a JSON object ({} when empty); 413 if too big, 400 if not JSON."""
-    length = request.headers.get("content-length")
-    if length is not None and (not (length.isascii() and length.isdigit())
-                               or len(length) > 9 or int(length) > MAX_BODY):
-        raise ApiError(413, f"request body too large (limit {MAX_BODY} bytes)")
-    body = bytearray()
-    async for chunk in request.stream():
-        body.extend(chunk)
-        if len(body) > MAX_BODY:
-            raise ApiError(413, f"request body too large (limit {MAX_BODY} bytes)")
-    if not body.strip():
-        return {}
-    try:
-        data = json.loads(bytes(body))
-    except RecursionError:
-        raise ApiError(400, "request body is JSON nested too deeply") from None
-    except ValueError as exc:  # not JSON, not UTF-8, or an integer of thousands of digits
-        raise ApiError(400, f"request body is not valid JSON: {exc}") from None
-    if not isinstance(data, dict):
-        raise ApiError(400, f"request body must be a JSON object, not {type(data).__name__}")
-    return data
-
-
-def _service(request: Request) -> GameService:
-    service: GameService = request.app.state.games
-    return service
-
-
-def _game_error(exc: Exception) -> ApiError:
-    """Map an error raised while handling a game request to its answer."""
-    if isinstance(exc, GameNotFoundError):
-        return ApiError(404, str(exc))
-    if isinstance(exc, StorageError):
-        return ApiError(503, str(exc))
-    if isinstance(exc, (GameOverError, InvalidSaveError)):
-        return ApiError(409, str(exc))
-    if isinstance(exc, KabaleError):
-        return ApiError(422, str(exc))
-    raise exc
 
 
 async def create_game(request: Request) -> Response:
     data = await read_json(request)
-    unknown = sorted(set(data) - {"variant", "seed", "deal_id"})
+    fields = {"variant", "seed", "deal_id", "winnable", "grade", "daily"}
+    unknown = sorted(set(data) - fields)
     if unknown:
-        raise ApiError(400, f"unknown field(s) {unknown}; valid: variant, seed, deal_id")
+        raise ApiError(400, f"unknown field(s) {unknown}; valid: {', '.join(sorted(fields))}")
+    if {"winnable", "grade", "daily"} & set(data):
+        if NO_SOLVER:
+            raise ApiError(503, NO_SOLVER, "no_solver")
+        return await advice_api.create_chosen(request, data)
     variant, seed, deal_id = data.get("variant"), data.get("seed"), data.get("deal_id")
     if variant is not None and not isinstance(variant, str):
         raise ApiError(400, f"variant must be a string like 'spider:suits=2', not {variant!r}")
@@ -98,21 +75,21 @@ async def create_game(request: Request) -> Response:
         raise ApiError(400, "deal_id must be a string like 'klondike#7', given without variant"
                             " or seed")
     try:
-        entry = _service(request).create(variant, seed, deal_id)
+        entry = service(request).create(variant, seed, deal_id)
     except StorageError as exc:
         raise ApiError(503, str(exc)) from None
     except KabaleError as exc:
         raise ApiError(400, str(exc)) from None
-    return JSONResponse(payload(entry), status_code=201)
+    return answer(request, entry, status=201)
 
 
 async def get_game(request: Request) -> Response:
     await read_json(request)
     try:
-        entry = _service(request).get(request.path_params["game_id"])
+        entry = service(request).get(request.path_params["game_id"])
     except Exception as exc:
-        raise _game_error(exc) from None
-    return JSONResponse(payload(entry))
+        raise game_error(exc) from None
+    return answer(request, entry)
 
 
 async def play_move(request: Request) -> Response:
@@ -122,26 +99,26 @@ async def play_move(request: Request) -> Response:
         raise ApiError(422, f"body must be {{\"move\": \"<notation>\"}}, e.g. \"3>7\" or \"d\";"
                             f" got move={text!r}")
     try:
-        entry, move = _service(request).play(request.path_params["game_id"], text)
+        entry, move = service(request).play(request.path_params["game_id"], text)
     except Exception as exc:
-        raise _game_error(exc) from None
-    return JSONResponse(payload(entry, move))
+        raise game_error(exc) from None
+    return answer(request, entry, move)
 
 
 async def _undo_redo(request: Request, redo: bool) -> Response:
     await read_json(request)
-    service = _service(request)
+    games = service(request)
     game_id = request.path_params["game_id"]
     try:
-        entry = service.get(game_id)
+        entry = games.get(game_id)
         if entry.status == "playing" and not (entry.game.can_redo if redo else entry.game.can_undo):
             raise ApiError(409, f"nothing to {'redo' if redo else 'undo'}")
-        entry, move = service.redo(game_id) if redo else service.undo(game_id)
+        entry, move = games.redo(game_id) if redo else games.undo(game_id)
     except ApiError:
         raise
     except Exception as exc:
-        raise _game_error(exc) from None
-    return JSONResponse(payload(entry, move))
+        raise game_error(exc) from None
+    return answer(request, entry, move)
 
 
 async def undo(request: Request) -> Response:
@@ -156,19 +133,19 @@ async def reveal(request: Request) -> Response:
     """Show the deal id from now on (to share a link to the deal); recorded on the game."""
     await read_json(request)
     try:
-        entry = _service(request).reveal(request.path_params["game_id"])
+        entry = service(request).reveal(request.path_params["game_id"])
     except Exception as exc:
-        raise _game_error(exc) from None
-    return JSONResponse(payload(entry))
+        raise game_error(exc) from None
+    return answer(request, entry)
 
 
 async def resign(request: Request) -> Response:
     await read_json(request)
     try:
-        entry = _service(request).resign(request.path_params["game_id"])
+        entry = service(request).resign(request.path_params["game_id"])
     except Exception as exc:
-        raise _game_error(exc) from None
-    return JSONResponse(payload(entry))
+        raise game_error(exc) from None
+    return answer(request, entry)
 
 
 def _value(value: Any) -> Any:
@@ -201,7 +178,7 @@ def _stats_variant(wanted: object) -> str | None:
 async def stats(request: Request) -> Response:
     """Statistics for ?variant=V (any spelling), or for every variant played so far and
     ``all``, the summary over every finished game."""
-    store: GameStore = _service(request).store
+    store: GameStore = service(request).store
     name = _stats_variant(request.query_params.get("variant"))
     try:
         if name is not None:
@@ -220,7 +197,7 @@ async def reset_stats(request: Request) -> Response:
     if unknown:
         raise ApiError(400, f"unknown field(s) {unknown}; valid: variant")
     try:
-        removed = _service(request).store.reset_stats(_stats_variant(data.get("variant")))
+        removed = service(request).store.reset_stats(_stats_variant(data.get("variant")))
     except StorageError as exc:
         raise ApiError(503, str(exc)) from None
     return JSONResponse({"removed": removed})
@@ -232,7 +209,8 @@ async def index(request: Request) -> Response:
 
 async def _api_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ApiError)
-    return JSONResponse({"error": exc.message}, status_code=exc.status)
+    body = {"error": exc.message} if exc.code is None else {"error": exc.message, "code": exc.code}
+    return JSONResponse(body, status_code=exc.status)
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
@@ -247,8 +225,18 @@ async def _crash(request: Request, exc: Exception) -> Response:
                         headers=dict(SECURITY_HEADERS))
 
 
-def create_app(db_path: str) -> Starlette:
-    """The web game over the SQLite database at ``db_path`` (created if missing)."""
+async def _no_solver(request: Request) -> Response:
+    """A route that helps the player, in a kabale built without the solver."""
+    raise ApiError(503, NO_SOLVER, "no_solver")
+
+
+def create_app(db_path: str, effort: EffortSetting = "quick",
+               search_seconds: float = SEARCH_SECONDS) -> Starlette:
+    """The web game over the SQLite database at ``db_path`` (created if missing); the
+    advisor thinks at ``effort`` (a level's name, or an Effort per family, for tests), and a
+    request for a chosen deal looks for at most about ``search_seconds``. In a
+    kabale built without the solver's kernels, ``app.state.advisor`` is None and the help
+    answers 503 with code "no_solver"."""
     game = "/api/games/{game_id:str}"
     routes = [
         Route("/", index),
@@ -262,12 +250,24 @@ def create_app(db_path: str) -> Starlette:
         Route(game + "/redo", redo, methods=["POST"]),
         Route(game + "/resign", resign, methods=["POST"]),
         Route(game + "/reveal", reveal, methods=["POST"]),
+        *(Route(f"{game}/{name}", _no_solver if NO_SOLVER else getattr(advice_api, name),
+                methods=methods) for name, methods in HELP_ROUTES.items()),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
+    advisor = None if NO_SOLVER else Advisor(effort, search_seconds=search_seconds)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        if advisor is not None:
+            advisor.close()  # `kabale play` runs without a lifespan and closes it itself
+
     app = Starlette(
         routes=routes,
         middleware=[Middleware(Guard)],
         exception_handlers={ApiError: _api_error, HTTPException: _http_error, Exception: _crash},
+        lifespan=lifespan,
     )
+    app.state.advisor = advisor
     app.state.games = GameService(GameStore(db_path))
     return app

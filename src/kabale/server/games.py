@@ -11,11 +11,12 @@ from __future__ import annotations
 import secrets
 import time
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from kabale.core.errors import IllegalMoveError, KabaleError
 from kabale.core.game import Game
+from kabale.server.deals import DealInfo
 from kabale.storage.db import GameStore
 
 #: Idle gaps longer than this count only this long towards a game's elapsed time (seconds).
@@ -29,13 +30,18 @@ class GameOverError(KabaleError):
 
 @dataclass(slots=True)
 class Entry:
-    """A live game: the Game, its status in the store, and play-time bookkeeping."""
+    """A live game: the Game, its status in the store, play-time bookkeeping, whether the
+    player had help (``assisted``), and how its deal was chosen (``info``, see
+    server.deals.DealInfo; ``daily`` its date for a daily deal)."""
 
     id: str
     game: Game
     status: str
     elapsed: float
     last_active: float
+    assisted: bool = False
+    daily: str | None = None
+    info: dict[str, Any] = field(default_factory=dict)
 
     def tick(self, now: float) -> None:
         """Add the time since the last action (capped at IDLE_CAP) to ``elapsed``."""
@@ -64,17 +70,24 @@ class GameService:
             game = Game.from_deal_id(deal_id)
         else:
             game = Game.new(variant if variant is not None else "klondike", seed)
+        return self.start(game)
+
+    def start(self, game: Game, *, assisted: bool = False, daily: str | None = None,
+              info: dict[str, Any] | None = None) -> Entry:
+        """Store ``game`` as a new game in play (see Entry for the rest) and return it."""
         game_id = secrets.token_urlsafe(18)
         now = time.time()
-        self.store.add(game_id, game, now)
-        return self._remember(Entry(game_id, game, "playing", 0.0, now))
+        info = info or {}
+        self.store.add(game_id, game, now, assisted=assisted, daily=daily, info=info)
+        return self._remember(Entry(game_id, game, "playing", 0.0, now, assisted, daily, info))
 
     def get(self, game_id: str) -> Entry:
         """The live game with this id, loaded from the store if needed."""
         entry = self._cache.get(game_id)
         if entry is None:
             stored = self.store.load(game_id)
-            entry = Entry(stored.id, stored.game, stored.status, stored.elapsed, time.time())
+            entry = Entry(stored.id, stored.game, stored.status, stored.elapsed, time.time(),
+                          stored.assisted, stored.daily, stored.info or {})
         return self._remember(entry)
 
     def _open(self, game_id: str) -> Entry:
@@ -126,6 +139,14 @@ class GameService:
             self._write(entry)
         return entry
 
+    def assist(self, game_id: str) -> Entry:
+        """Mark the game as one the player had help in (statistics keep it apart)."""
+        entry = self.get(game_id)
+        if not entry.assisted:
+            self.store.mark_assisted(game_id)
+            entry.assisted = True
+        return entry
+
     def _after_change(self, entry: Entry) -> Entry:
         entry.tick(time.time())
         outcome = entry.game.outcome
@@ -148,7 +169,9 @@ def payload(entry: Entry, move: str | None = None) -> dict[str, Any]:
     """The JSON body for a game: id and observation, plus page helpers.
 
     ``moves`` lists the legal moves in explicit notation (``3:2>7``), parallel to the
-    observation's ``legal`` list, so the page knows how many cards each one moves.
+    observation's ``legal`` list, so the page knows how many cards each one moves;
+    ``assisted`` says whether the player had help; ``deal`` how the deal was chosen
+    (server.deals.DealInfo, with ``replay_of`` and ``from`` for a replay).
     """
     game = entry.game
     body: dict[str, Any] = {"id": entry.id, "observation": game.observe()}
@@ -157,6 +180,8 @@ def payload(entry: Entry, move: str | None = None) -> dict[str, Any]:
     body["can_undo"] = entry.status == "playing" and game.can_undo
     body["can_redo"] = entry.status == "playing" and game.can_redo
     body["elapsed"] = round(entry.elapsed, 1)
+    body["assisted"] = entry.assisted
+    body["deal"] = {**DealInfo().to_dict(), **entry.info, "daily": entry.daily}
     if move is not None:
         body["move"] = move
     return body

@@ -63,13 +63,14 @@ def start_query(variant: str | None, seed: int | None) -> str:
 
 
 def main(variant: str | None, seed: int | None, port: int | None, open_browser: bool,
-         db: str | None) -> int:
-    """Serve the web game until interrupted; returns the exit code.
+         db: str | None, effort: str = "quick") -> int:
+    """Serve the web game until interrupted; returns the exit code. ``effort``: the
+    advisor's level for hints, win chance, the bot and post-mortems.
 
     A bad variant, seed or port, a database in use by another server, or one that cannot be
     opened raises KabaleError before anything is served.
     """
-    from kabale.server.app import create_app
+    from kabale.server.app import NO_SOLVER, create_app
 
     check_port(port)
     query = start_query(variant, seed)
@@ -77,8 +78,11 @@ def main(variant: str | None, seed: int | None, port: int | None, open_browser: 
     lock = ServerLock(db_path)
     lock.acquire()  # one server per database: a second one names the first and stops
     try:
-        app = create_app(str(db_path))
+        app = create_app(str(db_path), effort=effort)
         try:
+            if NO_SOLVER:
+                print(f"kabale: warning: no hints, win chance, demo, chosen deals or look "
+                      f"back: {NO_SOLVER}", file=sys.stderr, flush=True)
             for problem in app.state.games.store.problems:
                 print(f"kabale: warning: {problem}", file=sys.stderr, flush=True)
             sock = bind(port)
@@ -110,4 +114,6 @@ def _serve(app: Starlette, sock: socket.socket, url: str, db_path: Path,
         pass
     finally:
         sock.close()
+        if app.state.advisor is not None:
+            app.state.advisor.close()
         app.state.games.store.close()

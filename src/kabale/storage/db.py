@@ -17,6 +17,8 @@ to show.
 
 from __future__ import annotations
 
+import datetime as dt
+import json
 import os
 import sqlite3
 import threading
@@ -29,9 +31,12 @@ from typing import Any
 
 from kabale.core.errors import InvalidSaveError, KabaleError, quoted
 from kabale.core.game import Game
+from kabale.storage.stats import daily_summary, rank_of, summarize
 
-SCHEMA_VERSION = 1
-RECENT_RESULTS = 30
+__all__ = ["GameNotFoundError", "GameStore", "StorageError", "StoredGame", "default_db_path",
+           "summarize"]
+
+SCHEMA_VERSION = 2
 FINISHED = ("won", "lost")
 STATUSES = ("playing", *FINISHED)
 
@@ -47,10 +52,19 @@ CREATE TABLE IF NOT EXISTS games (
     updated   REAL NOT NULL,
     score     INTEGER NOT NULL DEFAULT 0,
     moves     INTEGER NOT NULL DEFAULT 0,
-    elapsed   REAL NOT NULL DEFAULT 0
+    elapsed   REAL NOT NULL DEFAULT 0,
+    assisted  INTEGER NOT NULL DEFAULT 0,
+    daily     TEXT,
+    info      TEXT NOT NULL DEFAULT '{}'
 );
 CREATE INDEX IF NOT EXISTS games_variant_finished ON games (variant, finished);
 """
+#: columns added after schema version 1, each with its definition (added to older files)
+ADDED_COLUMNS = {
+    "assisted": "INTEGER NOT NULL DEFAULT 0",  # a hint, the bot or a replay helped (1)
+    "daily": "TEXT",                           # the date of a daily deal, YYYY-MM-DD
+    "info": "TEXT NOT NULL DEFAULT '{}'",      # how the deal was chosen (server.deals)
+}
 
 
 class GameNotFoundError(KabaleError):
@@ -71,6 +85,9 @@ class StoredGame:
     started: float
     finished: float | None
     elapsed: float
+    assisted: bool = False
+    daily: str | None = None
+    info: dict[str, Any] | None = None
 
 
 def default_db_path(explicit: str | os.PathLike[str] | None = None) -> Path:
@@ -122,12 +139,21 @@ class GameStore:
             self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.execute("PRAGMA synchronous=NORMAL")
             self._conn.executescript(_SCHEMA)
+            self._add_columns()
             self._conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         except sqlite3.DatabaseError as exc:
             raise KabaleError(f"cannot open game database {str(self.path)!r}: {exc}") from None
         self._lock = threading.Lock()
         if not memory:
             self._check_pages()
+
+    def _add_columns(self) -> None:
+        """Bring a file of an older schema up to date: add the columns it lacks (their
+        defaults describe the old games: unassisted, not daily, no deal info)."""
+        have = {row[1] for row in self._conn.execute("PRAGMA table_info(games)")}
+        for name, definition in ADDED_COLUMNS.items():
+            if name not in have:
+                self._conn.execute(f"ALTER TABLE games ADD COLUMN {name} {definition}")
 
     def _check_pages(self) -> None:
         """Note what SQLite's quick check finds wrong (it reads every page once)."""
@@ -175,16 +201,28 @@ class GameStore:
 
     # -- games ---------------------------------------------------------------------------
 
-    def add(self, game_id: str, game: Game, now: float | None = None) -> None:
-        """Store a new game under ``game_id`` (committed on return)."""
+    def add(self, game_id: str, game: Game, now: float | None = None, *,
+            assisted: bool = False, daily: str | None = None,
+            info: dict[str, Any] | None = None) -> None:
+        """Store a new game under ``game_id`` (committed on return); ``assisted`` from the
+        start (a replay), ``daily`` the date of a daily deal, ``info`` how the deal was
+        chosen (JSON-safe)."""
         now = time.time() if now is None else now
         with self._tx() as conn:
             conn.execute(
                 "INSERT INTO games (id, deal_id, variant, save, status, started, updated,"
-                " score, moves, elapsed) VALUES (?, ?, ?, ?, 'playing', ?, ?, ?, ?, 0)",
+                " score, moves, elapsed, assisted, daily, info)"
+                " VALUES (?, ?, ?, ?, 'playing', ?, ?, ?, ?, 0, ?, ?, ?)",
                 (game_id, game.deal_id, str(game.variant), game.to_json(), now, now,
-                 game.score, game.moves_made),
+                 game.score, game.moves_made, int(assisted), daily, json.dumps(info or {})),
             )
+
+    def mark_assisted(self, game_id: str) -> None:
+        """Record that the player had help in this game (a hint, the bot); for good."""
+        with self._tx() as conn:
+            cur = conn.execute("UPDATE games SET assisted=1 WHERE id=?", (game_id,))
+            if cur.rowcount != 1:
+                raise GameNotFoundError(f"no game with id {quoted(game_id)}")
 
     def save(self, game_id: str, game: Game, status: str, elapsed: float,
              now: float | None = None) -> None:
@@ -213,8 +251,13 @@ class GameStore:
             game = Game.from_json(row["save"])
         except InvalidSaveError as exc:
             raise InvalidSaveError(f"saved game {game_id!r} is damaged: {exc}") from None
+        try:
+            info = json.loads(row["info"])
+        except ValueError:
+            info = {}  # the description of the deal is damaged: the game itself is not
         return StoredGame(row["id"], game, row["status"], row["started"], row["finished"],
-                          row["elapsed"])
+                          row["elapsed"], bool(row["assisted"]), row["daily"],
+                          info if isinstance(info, dict) else {})
 
     def recent_games(self, status: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
         """The latest games (newest first) as plain dicts without the saved text."""
@@ -242,7 +285,8 @@ class GameStore:
 
     def _finished(self, variant: str | None) -> list[dict[str, Any]]:
         """The finished games of ``variant`` (of every variant when None), oldest first."""
-        sql = "SELECT deal_id, status, finished, score, moves, elapsed FROM games"
+        sql = "SELECT id, deal_id, status, finished, score, moves, elapsed, assisted, daily"
+        sql += " FROM games"
         sql += " WHERE status IN ('won', 'lost')"
         args: tuple[str, ...] = ()
         if variant is not None:
@@ -252,9 +296,27 @@ class GameStore:
             rows = conn.execute(sql + " ORDER BY finished, rowid", args).fetchall()
         return [dict(row) for row in rows]
 
-    def stats(self, variant: str) -> dict[str, Any]:
-        """Statistics of one variant (canonical string) over its finished games."""
-        return summarize(variant, self._finished(variant))
+    def stats(self, variant: str, today: dt.date | None = None) -> dict[str, Any]:
+        """Statistics of one variant (canonical string) over its finished games, with its
+        daily deals' days and streak (``daily``) as of ``today`` (this machine's date)."""
+        results = self._finished(variant)
+        summary = summarize(variant, results)
+        summary["daily"] = daily_summary(results, today or dt.date.today())
+        return summary
+
+    def rank(self, game_id: str) -> dict[str, Any] | None:
+        """A won game's rank among the won games of its variant (storage.stats.rank_of);
+        None when the game is not won."""
+        with self._reading() as conn:
+            row = conn.execute("SELECT variant, status, score, moves, elapsed FROM games"
+                               " WHERE id=?", (game_id,)).fetchone()
+            if row is None:
+                raise GameNotFoundError(f"no game with id {quoted(game_id)}")
+            if row["status"] != "won":
+                return None
+            won = conn.execute("SELECT score, moves, elapsed FROM games WHERE variant=? AND"
+                               " status='won'", (row["variant"],)).fetchall()
+        return rank_of(dict(row), [dict(r) for r in won])
 
     def stats_all(self) -> dict[str, Any]:
         """Statistics over every finished game of every variant (``variant`` is None)."""
@@ -271,38 +333,3 @@ class GameStore:
         with self._tx() as conn:
             removed: int = conn.execute(sql, args).rowcount
         return removed
-
-
-def _mean(values: list[float]) -> float | None:
-    return round(sum(values) / len(values), 1) if values else None
-
-
-def summarize(variant: str | None, results: list[dict[str, Any]]) -> dict[str, Any]:
-    """Played, won, win %, streaks, bests, averages (moves and score over every game, time
-    over the won ones), the sum of the scores (Vegas: the running balance) and recent results,
-    from finished games, oldest first."""
-    won = [r for r in results if r["status"] == "won"]
-    best_streak = streak = 0
-    for result in results:
-        streak = streak + 1 if result["status"] == "won" else 0
-        best_streak = max(best_streak, streak)
-    played = len(results)
-    return {
-        "variant": variant,
-        "played": played,
-        "won": len(won),
-        "win_pct": round(100.0 * len(won) / played, 1) if played else 0.0,
-        "current_streak": streak,
-        "best_streak": best_streak,
-        "best_time": min((r["elapsed"] for r in won), default=None),
-        "best_score": max((r["score"] for r in results), default=None),
-        "avg_moves": _mean([r["moves"] for r in results]),
-        "avg_score": _mean([r["score"] for r in results]),
-        "avg_time": _mean([r["elapsed"] for r in won]),
-        "total_score": sum(r["score"] for r in results),
-        "recent": [
-            {"result": r["status"], "score": r["score"], "moves": r["moves"],
-             "elapsed": r["elapsed"], "finished": r["finished"], "deal_id": r["deal_id"]}
-            for r in results[-RECENT_RESULTS:]
-        ],
-    }

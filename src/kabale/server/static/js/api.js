@@ -2,9 +2,10 @@
 // carrying the server's one-line reason.
 
 export class ApiError extends Error {
-  constructor(status, message) {
+  constructor(status, message, code = null) {
     super(message);
     this.status = status;
+    this.code = code;   // a refusal the page words itself ("busy", "no_deal"), or null
   }
 }
 
@@ -22,7 +23,10 @@ async function call(method, path, body) {
   }
   let data = null;
   try { data = await res.json(); } catch { /* not JSON */ }
-  if (!res.ok) throw new ApiError(res.status, (data && data.error) || `HTTP ${res.status}`);
+  if (!res.ok) {
+    throw new ApiError(res.status, (data && data.error) || `HTTP ${res.status}`,
+      (data && data.code) || null);
+  }
   return data;
 }
 
@@ -34,6 +38,13 @@ export const api = {
   redo: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/redo`),
   resign: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/resign`),
   reveal: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/reveal`),
+  hint: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/hint`),
+  chance: (id) => call("GET", `/api/games/${encodeURIComponent(id)}/chance`),
+  bot: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/bot`),
+  postmortem: (id) => call("GET", `/api/games/${encodeURIComponent(id)}/postmortem`),
+  review: (id, at, then = []) => call("GET", `/api/games/${encodeURIComponent(id)}/review?at=${at}`
+    + (then.length ? `&then=${encodeURIComponent(then.join(","))}` : "")),
+  replay: (id, at) => call("POST", `/api/games/${encodeURIComponent(id)}/replay`, { at }),
   variants: () => call("GET", "/api/variants"),
   stats: (variant) => call("GET", `/api/stats${variant ? `?variant=${encodeURIComponent(variant)}` : ""}`),
   resetStats: (variant) => call("POST", "/api/stats/reset", variant ? { variant } : {}),

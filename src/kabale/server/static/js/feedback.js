@@ -13,10 +13,12 @@ export function say(text) {
   live.dataset.last = text;
 }
 
-/** Show `text` in a bubble next to `anchor` (an element or a {x, y} page point). */
-export function bubble(text, anchor) {
+/** Show `text` in a bubble next to `anchor` (an element or a {x, y} page point): a warning,
+ *  or with `kind` "tip" a piece of advice; it goes after `ms` milliseconds. */
+export function bubble(text, anchor, { kind = "warn", ms = 3500 } = {}) {
   const box = $("bubble");
   box.textContent = text;
+  box.classList.toggle("tip", kind === "tip");
   box.hidden = false;
   const r = anchor && anchor.getBoundingClientRect ? anchor.getBoundingClientRect()
     : { left: anchor ? anchor.x : innerWidth / 2, top: anchor ? anchor.y : innerHeight / 2,
@@ -30,7 +32,7 @@ export function bubble(text, anchor) {
   box.style.left = `${x}px`;
   box.style.top = `${y}px`;
   clearTimeout(bubbleTimer);
-  bubbleTimer = setTimeout(() => { box.hidden = true; }, 3500);
+  bubbleTimer = setTimeout(() => { box.hidden = true; }, ms);
   say(text);
 }
 

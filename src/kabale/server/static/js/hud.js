@@ -1,5 +1,6 @@
-// The bar above the table: the game by its name, the deal, score (money in Vegas, with the
-// running balance), moves and the time, which starts at the first move.
+// The bar above the table: the game by its name, the deal (with tags for a daily, winnable or
+// graded deal, a replay and help had), score (money in Vegas, with the running balance), moves
+// and the time, which starts at the first move.
 
 import { money, number, t } from "./i18n.js";
 import { familyOf } from "./moves.js";
@@ -23,6 +24,35 @@ export function dealLabel(obs) {
     title: t("hud.deal.secret.title", { hash }) };
 }
 
+/** The short tags of how the deal was chosen and whether the player had help. */
+function tags(body) {
+  const deal = body.deal || {};
+  const out = [];
+  if (deal.daily) out.push(t("tag.daily", { date: deal.daily }));
+  if (deal.grade) out.push(t(`grade.${deal.grade}`));
+  else if (deal.winnable) out.push(t("tag.winnable"));
+  if (deal.replay_of) out.push(t("tag.replay"));
+  if (body.assisted) out.push(t("tag.assisted"));
+  return out;
+}
+
+/** How the deal was chosen, in sentences: the grade with its measure, winnable, daily. */
+export function dealWords(body) {
+  const deal = body.deal || {};
+  const out = [];
+  if (deal.daily) out.push(t("deal.daily", { date: deal.daily }));
+  if (deal.grade) {
+    const [low, high] = deal.band;
+    const words = { grade: t(`grade.${deal.grade}`), measure: number(deal.measure),
+      low: number(low), high: high === null ? "" : number(high) };
+    out.push(t(high === null ? "deal.grade_top" : "deal.grade", words));
+  } else if (deal.winnable) out.push(t("deal.winnable", { measure: number(deal.measure) }));
+  else if (deal.daily) out.push(t("deal.daily_ungraded"));
+  if (deal.replay_of) out.push(t("deal.replay", { n: number(deal.from) }));
+  if (body.assisted) out.push(t("deal.assisted"));
+  return out.join(" ") || t("deal.plain");
+}
+
 /** Redraw the bar for `body`. */
 export function hud(body, settings, balance, timerAt) {
   const obs = body.observation;
@@ -38,6 +68,10 @@ export function hud(body, settings, balance, timerAt) {
     $("balance").textContent = money(balance + playing);
   }
   $("moves").textContent = number(obs.moves_made);
+  const shown = tags(body);
+  $("deal-tags").hidden = !shown.length;
+  $("deal-tags").textContent = shown.join(" · ");
+  $("deal-tags").title = shown.length ? dealWords(body) : "";
   $("btn-undo").disabled = !body.can_undo;
   $("btn-redo").disabled = !body.can_redo;
   document.body.dataset.family = familyOf(obs.variant);

@@ -83,3 +83,14 @@ export function money(value) {
   return new Intl.NumberFormat(current, { style: "currency", currency: "USD",
     currencyDisplay: "narrowSymbol", maximumFractionDigits: 0 }).format(value);
 }
+
+/** A share 0..1 as a whole percentage in the page's language ("64 %" in Danish). */
+export function percent(share) {
+  return new Intl.NumberFormat(current, { style: "percent", maximumFractionDigits: 0 }).format(share);
+}
+
+/** An ordinal number in the page's language: "2nd" in English, "2." in Danish. */
+export function ordinal(n) {
+  const form = new Intl.PluralRules(current, { type: "ordinal" }).select(n);
+  return t(`ordinal.${form in { one: 1, two: 1, few: 1 } ? form : "other"}`, { n: number(n) });
+}

@@ -82,7 +82,8 @@ function facts(obs) {
     ncols: obs.columns.length,
     nf: byCard ? obs.foundations.length : spiderRuns(obs),
     draw3: klondike && optionOf(obs.variant, "draw") === "3",
-    open: klondike && optionOf(obs.variant, "open") === "true",
+    // Thoughtful, or a finished game's deal turned face up (the post-mortem's review)
+    open: obs.face_up === true || (klondike && optionOf(obs.variant, "open") === "true"),
     deals: klondike ? 0 : Math.ceil(obs.stock / (family === "spider" ? 10 : 7)),
     stockCards: obs.stock_cards || null,
   };

@@ -2,25 +2,31 @@
 // through a queue so moves are applied in order, one round trip each.
 
 import { api } from "./api.js";
-import { ask, buildPicker, clock } from "./dialogs.js";
+import { ask } from "./dialogs.js";
 import { bestTarget, enableDrag } from "./drag.js";
+import { createEnding } from "./ending.js";
 import { bubble, hideBubble, say, toast } from "./feedback.js";
-import { hud, tick } from "./hud.js";
-import { language, money, pickLanguage, setLanguage, t } from "./i18n.js";
+import { createHelp } from "./help.js";
+import { dealWords, hud, tick } from "./hud.js";
+import { language, pickLanguage, setLanguage, t } from "./i18n.js";
 import { enableKeyboard, focusEl } from "./keyboard.js";
-import { bestMove, familyOf, findMove, legalMoves, moveByText, parseMove } from "./moves.js";
+import { bestMove, familyOf, findMove, moveByText, parseMove } from "./moves.js";
 import { announceMove, familyName, liftedWords, variantName } from "./names.js";
+import { createNewGame } from "./newgame.js";
 import { explain } from "./reasons.js";
+import { createReview } from "./review.js";
 import { renderRules, rulesTabs, rulesUrl } from "./rules.js";
-import { animMs, applySettings, loadSettings, saveSettings } from "./settings.js";
+import { animMs, applySettings, loadSettings, saveSettings, stillMotion } from "./settings.js";
 import { sound } from "./sound.js";
-import { isVegas, showStats, vegasBalance } from "./stats.js";
+import { showStats, vegasBalance } from "./stats.js";
 import { highlightMove, movedFrom, pileElements, render, targets } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
 const table = $("table");
-const S = { body: null, queue: Promise.resolve(), auto: null, autoOff: false, lastClick: 0,
-  catalog: null, timerAt: 0, picker: null, held: null, balance: 0 };
+// serial: counts the positions shown (a hint or a chance is for one); review: the face-up
+// observation the look back at a finished game shows, drawn instead of the game's own
+const S = { body: null, queue: Promise.resolve(), lastClick: 0, serial: 0, review: null,
+  timerAt: 0, held: null, balance: 0 };
 const settings = loadSettings();
 
 /** Run `fn` after every earlier action; resolves to its result. */
@@ -30,12 +36,16 @@ function enqueue(fn) {
   return p;
 }
 
-function errorText(err) { return err.status === 0 ? t("reason.offline") : t("reason.server", { reason: err.message }); }
+function errorText(err) {
+  if (err.status === 0) return t("reason.offline");
+  if (err.code) return t(`reason.${err.code}`);
+  return t("reason.server", { reason: err.message });
+}
 
 // ---------------------------------------------------------------- drawing
 
 function draw(opts = {}) {
-  render(table, S.body.observation, { ...opts, large: settings.large,
+  render(table, S.review || S.body.observation, { ...opts, large: settings.large,
     leftHanded: settings.leftHanded });
   markHeld();
 }
@@ -43,12 +53,23 @@ function draw(opts = {}) {
 function show(body, { ms = null, prefer = null, deal = false } = {}) {
   const prev = S.body;
   S.body = body;
+  S.serial += 1;
+  if ($("bubble").classList.contains("tip")) hideBubble();   // a hint is for one position
   S.timerAt = Date.now();
   const same = prev && prev.id === body.id;
   refreshHud();  // first: the bar's height decides the table's
   draw({ ms: ms ?? (same ? animMs(settings) : 0), prefer, deal });
   remember();
-  checkEnd();
+  ending.checkEnd();
+  help.updateMeter();   // not awaited: the meter never holds a move up
+}
+
+/** Show the answer to a move played from `before` (by the player or the demo's bot). */
+function showMove(before, body) {
+  S.held = null;
+  show(body, { prefer: movedFrom(body.move) });
+  say(announceMove(before, body.observation, body.move));
+  sound(body.move === "d" ? "deal" : "move", settings.sound);
 }
 
 function refreshHud() { hud(S.body, settings, S.balance, S.timerAt); }
@@ -81,16 +102,14 @@ function markHeld() {
 
 // ---------------------------------------------------------------- actions
 
-/** Play a legal move (text from the legal list); refused moves never reach the server. */
-function play(text) {
+/** Play a legal move (text from the legal list); refused moves never reach the server. A
+ *  move of the player's stops the demo; `auto` (the auto-finish) does not. */
+function play(text, auto = false) {
+  if (!auto) help.stopDemo();
   return enqueue(async () => {
     const before = S.body;
     try {
-      const body = await api.move(before.id, text);
-      S.held = null;
-      show(body, { prefer: movedFrom(body.move) });
-      say(announceMove(before, body.observation, body.move));
-      sound(body.move === "d" ? "deal" : "move", settings.sound);
+      showMove(before, await api.move(before.id, text));
       return true;
     } catch (err) {
       bubble(errorText(err));
@@ -117,8 +136,9 @@ function refuse(reason, anchor) {
 
 function undoRedo(which) {
   return enqueue(async () => {
-    if (!S.body) return;
-    stopAuto(true);
+    if (!S.body || S.review) return;
+    ending.stopAuto(true);
+    help.stopDemo();
     const before = S.body;
     try {
       const body = await api[which](before.id);
@@ -135,93 +155,72 @@ function undoRedo(which) {
 }
 
 function newGame(spec) {
+  help.stopDemo();
+  review.close();
   return enqueue(async () => {
     const cur = S.body;
-    if (cur && cur.status === "playing" && cur.observation.moves_made > 0
-      && cur.observation.outcome !== "won") {
-      try { await api.resign(cur.id); } catch { /* already over: nothing to count */ }
-    }
     try {
       const body = await api.newGame(spec);
-      S.autoOff = false;
+      // Only once the new deal is there does the game in progress count as given up (a
+      // winnable or graded deal may not turn up in time).
+      if (cur && cur.status === "playing" && cur.observation.moves_made > 0
+        && cur.observation.outcome !== "won") {
+        try { await api.resign(cur.id); } catch { /* already over: nothing to count */ }
+      }
+      ending.resetAuto();
+      ending.stopAuto(false);
+      ending.stopParty();
       S.held = null;
-      stopAuto(false);
       show(body, { ms: animMs(settings), deal: true });
       say(t("say.new", { name: variantName(body.observation.variant) }));
       refreshBalance();
     } catch (err) {
       if (spec.deal_id) toast(t("reason.bad_deal", { deal: spec.deal_id }));
-      else bubble(errorText(err));
+      else bubble(errorText(err), $("btn-new"));
       if (!S.body) show(await api.newGame({ variant: "klondike" }));
     }
   });
 }
 
-// ---------------------------------------------------------------- end of game, auto-finish
+// ---------------------------------------------------------------- giving up, looking back
 
-function banner(text, buttons) {
-  $("banner-text").textContent = text;
-  const row = $("banner-buttons");
-  row.replaceChildren();
-  for (const [label, fn] of buttons) {
-    const b = document.createElement("button");
-    b.textContent = label;
-    b.addEventListener("click", fn);
-    row.append(b);
+async function resign() {
+  const body = S.body;
+  if (!body || body.status !== "playing" || body.observation.outcome !== "playing") {
+    bubble(t("reason.game_over"), $("btn-resign"));
+    return;
   }
-  $("banner").hidden = false;
+  $("dlg-new").close();
+  const yes = await ask(t("confirm.resign"), [[t("btn.resign"), true], [t("btn.cancel"), false]]);
+  if (!yes) return;
+  help.stopDemo();
+  enqueue(async () => {
+    try { show(await api.resign(S.body.id), { ms: 0 }); } catch (err) { bubble(errorText(err)); }
+  });
 }
 
-function hideBanner() { $("banner").hidden = true; }
-
-function checkEnd() {
-  const { observation: obs, status } = S.body;
-  const again = [t("btn.new"), () => newGame({ variant: obs.variant })];
-  if (obs.outcome === "won") {
-    stopAuto(false);
-    const vegas = isVegas(obs.variant);
-    const time = clock(S.body.elapsed);
-    banner(vegas ? t("banner.won_vegas", { money: money(obs.score), moves: obs.moves_made, time })
-      : t("banner.won", { score: obs.score, moves: obs.moves_made, time }),
-    [again, [t("btn.stats"), openStats]]);
-    sound("win", settings.sound);
-    refreshBalance();
-  } else if (status === "lost") {
-    banner(t("banner.given_up"), [again]);
-  } else if (obs.outcome === "lost") {
-    banner(t("banner.lost"), [[t("btn.undo"), () => undoRedo("undo")], again]);
-  } else if (!autoFinish()) {
-    hideBanner();
-  }
+function showReview(obs, before) {
+  S.review = obs;
+  S.held = null;
+  draw({ ms: before ? animMs(settings) : 0 });
 }
 
-function stopAuto(byUser) {
-  clearTimeout(S.auto);
-  S.auto = null;
-  if (byUser) S.autoOff = true;
+function endReview() {
+  S.review = null;
+  if (S.body) draw({ ms: 0 });
 }
 
-/** Klondike: once every card is face up and stock and waste are empty, play the rest. */
-function autoFinish() {
-  const obs = S.body.observation;
-  if (familyOf(obs.variant) !== "klondike" || S.body.status !== "playing") return false;
-  if (obs.stock || obs.waste.length || obs.down.some((d) => d > 0)) return false;
-  const next = legalMoves(S.body).find((m) => m.target.startsWith("f"));
-  if (!next) return false;
-  if (S.autoOff) {
-    banner(t("banner.face_up"), [[t("btn.finish"), () => { S.autoOff = false; checkEnd(); }]]);
-    return true;
-  }
-  banner(t("banner.finishing"), [[t("btn.stop"), () => { stopAuto(true); checkEnd(); }]]);
-  S.auto = setTimeout(() => { if (S.auto) play(next.text); }, Math.max(10, animMs(settings)));
-  return true;
+function startReplay(body, at) {
+  ending.stopParty();
+  show(body, { ms: 0 });
+  toast(t("review.replaying", { n: at }));
 }
 
 // ---------------------------------------------------------------- pointer and keyboard
 
 /** What pressing on `el` lifts: {source, count, els}, or {reason} when nothing can be. */
 function lift(el) {
-  if (!S.body || S.body.status !== "playing" || S.body.observation.outcome !== "playing") {
+  if (!S.body || S.review || S.body.status !== "playing" || S.body.observation.outcome !== "playing") {
     return { reason: t("reason.game_over") };
   }
   const obs = S.body.observation;
@@ -337,13 +336,17 @@ function onKey(e) {
     if (input.value === "" && (k === "u" || k === "r")) {
       e.preventDefault();
       undoRedo(k === "u" ? "undo" : "redo");
+    } else if (input.value === "" && k === "h") {   // h is no notation: the hint
+      e.preventDefault();
+      help.askHint();
     } else if (k === "escape") input.value = "";
     return;
   }
   if (k === "escape") { cancelHeld(); hideBubble(); return; }
   if (k === "u") undoRedo("undo");
   else if (k === "r") undoRedo("redo");
-  else if (k === "n") openNew();
+  else if (k === "n") dealing.open();
+  else if (k === "h") help.askHint();
   else if (/^[0-9wfd>:]$/.test(k)) {
     e.preventDefault();
     openKeys(true);
@@ -367,26 +370,6 @@ function submitMove(e) {
 
 // ---------------------------------------------------------------- dialogs
 
-async function openNew() {
-  S.catalog = S.catalog || await api.variants();
-  S.picker = buildPicker($("families"), S.catalog, S.body ? S.body.observation.variant : "klondike");
-  const moves = S.body && S.body.status === "playing" && S.body.observation.outcome === "playing"
-    ? S.body.observation.moves_made : 0;
-  $("new-note").textContent = moves ? t("new.counts_lost") : "";
-  $("dlg-new").showModal();
-}
-
-function dealFromDialog(e) {
-  e.preventDefault();
-  const seedText = $("new-seed").value.trim();
-  if (seedText && !/^\d+$/.test(seedText)) {
-    $("new-note").textContent = t("new.seed.bad", { text: seedText });
-    return;
-  }
-  $("dlg-new").close();
-  newGame({ variant: S.picker(), ...(seedText ? { seed: Number(seedText) } : {}) });
-}
-
 async function openStats() {
   try {
     await showStats($("stats-box"), S.body ? S.body.observation.variant : null, refreshBalance);
@@ -406,7 +389,8 @@ function openRules(family = familyOf(S.body ? S.body.observation.variant : "klon
 }
 
 const SETTING_INPUTS = { lang: "set-lang", back: "set-back", felt: "set-felt", speed: "set-speed",
-  leftHanded: "set-left", four: "set-four", large: "set-large", sound: "set-sound", timer: "set-timer" };
+  leftHanded: "set-left", four: "set-four", large: "set-large", sound: "set-sound", timer: "set-timer",
+  chance: "set-chance" };
 
 function openSettings() {
   for (const [key, id] of Object.entries(SETTING_INPUTS)) {
@@ -425,7 +409,7 @@ function saveFromDialog() {
   applySettings(settings);
   const lang = pickLanguage(settings.lang);
   if (lang !== language()) useLanguage(lang);
-  if (S.body) { refreshHud(); draw(); }
+  if (S.body) { refreshHud(); draw(); help.updateMeter(); }
 }
 
 async function copyLink() {
@@ -450,6 +434,23 @@ async function copyLink() {
     toast(t("say.link", { link }));
   }
 }
+
+// ---------------------------------------------------------------- the helpers' view of the page
+
+const ctx = {
+  table, settings, enqueue, show, showMove, play, newGame, undoRedo, openStats, refreshHud,
+  refreshBalance, showReview, endReview, startReplay, errorText,
+  body: () => S.body,
+  serial: () => S.serial,
+  animMs: () => animMs(settings),
+  stillMotion: () => stillMotion(settings),
+  sound: (name) => sound(name, settings.sound),
+  lookBack: () => review.open(),
+};
+const help = createHelp(ctx);
+const ending = createEnding(ctx);
+const review = createReview(ctx);
+const dealing = createNewGame(ctx);
 
 // ---------------------------------------------------------------- start
 
@@ -477,19 +478,25 @@ async function resumeOrAsk(deal) {
 }
 
 function wire() {
-  $("btn-new").addEventListener("click", openNew);
+  $("btn-new").addEventListener("click", () => dealing.open());
   $("btn-undo").addEventListener("click", () => undoRedo("undo"));
   $("btn-redo").addEventListener("click", () => undoRedo("redo"));
   $("btn-stats").addEventListener("click", openStats);
   $("btn-rules").addEventListener("click", () => openRules());
   $("btn-settings").addEventListener("click", openSettings);
   $("btn-copy").addEventListener("click", copyLink);
+  $("btn-hint").addEventListener("click", () => help.askHint());
+  $("btn-demo").addEventListener("click", () => help.toggleDemo());
+  $("demo-stop").addEventListener("click", () => help.stopDemo());
+  $("btn-resign").addEventListener("click", resign);
+  $("deal-tags").addEventListener("click", () => bubble(dealWords(S.body), $("deal-tags"),
+    { kind: "tip", ms: 8000 }));
+  dealing.wire();
+  review.wire();
   $("btn-keys").addEventListener("click", () => {
     openKeys(!$("move-form").classList.contains("open"));
     $("move-input").focus();
   });
-  $("new-form").addEventListener("submit", dealFromDialog);
-  $("new-cancel").addEventListener("click", () => $("dlg-new").close());
   $("settings-form").addEventListener("change", saveFromDialog);
   $("move-form").addEventListener("submit", submitMove);
   document.addEventListener("keydown", onKey);
@@ -509,6 +516,7 @@ function wire() {
 function useLanguage(lang) {
   setLanguage(lang);
   document.title = t("app.title");
+  help.relabel();
 }
 
 async function boot() {

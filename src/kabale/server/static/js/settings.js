@@ -1,5 +1,6 @@
 // Settings kept between visits (localStorage): language, card back, felt, left-handed layout,
-// four colours, large print, animation speed, short sounds (off by default), timer.
+// four colours, large print, animation speed, short sounds (off by default), timer, and the
+// win-chance meter (off by default: it is a spoiler).
 
 import { BACKS, installSprite } from "./cards.js";
 
@@ -10,7 +11,7 @@ export const FELTS = ["dark", "light"];
 function defaults() {
   const reduced = matchMedia("(prefers-reduced-motion: reduce)").matches;
   return { lang: "auto", back: "blue", felt: "dark", leftHanded: false, four: false,
-    large: false, speed: reduced ? "off" : "normal", sound: false, timer: true };
+    large: false, speed: reduced ? "off" : "normal", sound: false, timer: true, chance: false };
 }
 
 /** The saved settings over the defaults; unknown or bad values fall back to the default. */
@@ -46,3 +47,9 @@ export function applySettings(settings) {
 
 /** Animation length in ms for the settings (0: none). */
 export function animMs(settings) { return SPEEDS[settings.speed] || 0; }
+
+/** True when nothing should fly about: the system asks for reduced motion, or animations are
+ *  off in the settings. */
+export function stillMotion(settings) {
+  return animMs(settings) === 0 || matchMedia("(prefers-reduced-motion: reduce)").matches;
+}

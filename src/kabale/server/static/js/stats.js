@@ -1,5 +1,6 @@
-// The statistics dialog: all games together or one variant, with averages, the Vegas balance,
-// a chart of recent results (told by bar height and a mark, not by colour alone) and a reset.
+// The statistics dialog: all games together or one variant, with averages, the wins without
+// help apart, the Vegas balance, the daily deals' streak of days, a chart of recent results
+// (told by bar height and a mark, not by colour alone) and a reset.
 
 import { api } from "./api.js";
 import { ask, clock, h } from "./dialogs.js";
@@ -29,7 +30,7 @@ export function chart(recent) {
     const win = r.result === "won";
     const bh = win ? hgt * 0.8 : hgt * 0.3;
     const title = t("stats.bar", { result: t(`stats.result.${r.result}`), score: r.score,
-      moves: r.moves, time: clock(r.elapsed) });
+      moves: r.moves, time: clock(r.elapsed) }) + (r.assisted ? t("stats.bar.assisted") : "");
     return `<g><title>${title}</title><rect x="${i * bw + 1}" y="${hgt - bh}"`
       + ` width="${Math.max(bw - 2, 1)}" height="${bh}" class="${win ? "bar-won" : "bar-lost"}"/>`
       + (bw >= 10 ? `<text x="${(i + 0.5) * bw}" y="${hgt - bh + 11}" text-anchor="middle"`
@@ -52,6 +53,8 @@ function rows(data, vegas) {
   const out = [
     [t("stats.played"), number(data.played)], [t("stats.won"), number(data.won)],
     [t("stats.win_pct"), number(data.win_pct)],
+    [t("stats.won_unassisted"), number(data.won_unassisted)],
+    [t("stats.win_pct_unassisted"), number(data.win_pct_unassisted)],
     [t("stats.streak"), number(data.current_streak)],
     [t("stats.best_streak"), number(data.best_streak)],
     [t("stats.best_time"), clock(data.best_time)],
@@ -64,10 +67,26 @@ function rows(data, vegas) {
   return out;
 }
 
-function fillBody(body, data, vegas) {
+/** The daily deals' rows of one variant (none when no daily deal was played). */
+function dailyRows(daily) {
+  if (!daily || !daily.days_played) return [];
+  return [[t("stats.daily.days_played"), number(daily.days_played)],
+    [t("stats.daily.days_won"), number(daily.days_won)],
+    [t("stats.daily.streak"), number(daily.current_streak)],
+    [t("stats.daily.best_streak"), number(daily.best_streak)]];
+}
+
+function statsTable(list, caption) {
   const table = h("table", { class: "stats" });
-  for (const [k, v] of rows(data, vegas)) table.append(h("tr", {}, h("th", { scope: "row", text: k }), h("td", { text: v })));
-  body.replaceChildren(table);
+  if (caption) table.append(h("caption", { text: caption }));
+  for (const [k, v] of list) table.append(h("tr", {}, h("th", { scope: "row", text: k }), h("td", { text: v })));
+  return table;
+}
+
+function fillBody(body, data, vegas) {
+  body.replaceChildren(statsTable(rows(data, vegas)));
+  const daily = dailyRows(data.daily);
+  if (daily.length) body.append(statsTable(daily, t("stats.daily")));
   if (!data.recent.length) {
     body.append(h("p", { text: t("stats.none") }));
     return;

@@ -1,0 +1,86 @@
+"""What every route shares: the error answered as ``{"error": ...}``, reading a JSON body
+within ``MAX_BODY`` bytes, the game service, mapping a game's errors to their answers, and
+the answer about a game."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from kabale.core.errors import InvalidSaveError, KabaleError
+from kabale.server.games import Entry, GameOverError, GameService, payload
+from kabale.storage.db import GameNotFoundError, StorageError
+
+MAX_BODY = 16 * 1024
+
+
+class ApiError(Exception):
+    """An error answered as ``{"error": message}`` with ``status``; ``code`` (sent as
+    ``"code"`` when given) names a refusal the page words itself: "busy" (the advisor's queue
+    is full), "no_deal" (no chosen deal turned up in time)."""
+
+    def __init__(self, status: int, message: str, code: str | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.code = code
+
+
+async def read_json(request: Request) -> dict[str, Any]:
+    """The request body as a JSON object ({} when empty); 413 if too big, 400 if not JSON."""
+    length = request.headers.get("content-length")
+    if length is not None and (not (length.isascii() and length.isdigit())
+                               or len(length) > 9 or int(length) > MAX_BODY):
+        raise ApiError(413, f"request body too large (limit {MAX_BODY} bytes)")
+    body = bytearray()
+    async for chunk in request.stream():
+        body.extend(chunk)
+        if len(body) > MAX_BODY:
+            raise ApiError(413, f"request body too large (limit {MAX_BODY} bytes)")
+    if not body.strip():
+        return {}
+    try:
+        data = json.loads(bytes(body))
+    except RecursionError:
+        raise ApiError(400, "request body is JSON nested too deeply") from None
+    except ValueError as exc:  # not JSON, not UTF-8, or an integer of thousands of digits
+        raise ApiError(400, f"request body is not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, f"request body must be a JSON object, not {type(data).__name__}")
+    return data
+
+
+def service(request: Request) -> GameService:
+    service: GameService = request.app.state.games
+    return service
+
+
+def game_error(exc: Exception) -> ApiError:
+    """Map an error raised while handling a game request to its answer (anything else is
+    raised again: a bug, answered 500 without a traceback)."""
+    if isinstance(exc, GameNotFoundError):
+        return ApiError(404, str(exc))
+    if isinstance(exc, StorageError):
+        return ApiError(503, str(exc))
+    if isinstance(exc, (GameOverError, InvalidSaveError)):
+        return ApiError(409, str(exc))
+    if isinstance(exc, KabaleError):
+        return ApiError(422, str(exc))
+    raise exc
+
+
+def answer(request: Request, entry: Entry, move: str | None = None,
+           status: int = 200, **extra: Any) -> Response:
+    """The game's payload (server.games.payload) with ``extra`` fields; a won game also gets
+    its rank among the player's wins of its variant."""
+    body = payload(entry, move)
+    if entry.status == "won":
+        try:
+            body["rank"] = service(request).store.rank(entry.id)
+        except StorageError as exc:
+            raise ApiError(503, str(exc)) from None
+    body.update(extra)
+    return JSONResponse(body, status_code=status)

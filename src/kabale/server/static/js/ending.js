@@ -1,0 +1,107 @@
+// The end of a game: the banner (a win with its figures and its rank among the player's
+// wins, and the celebration; a loss with the way to look back over it), and Klondike's
+// auto-finish once every card is face up.
+
+import { celebrate } from "./celebrate.js";
+import { clock } from "./dialogs.js";
+import { money, number, ordinal, t } from "./i18n.js";
+import { familyOf, legalMoves } from "./moves.js";
+import { variantName } from "./names.js";
+import { isVegas } from "./stats.js";
+
+const $ = (id) => document.getElementById(id);
+
+function banner(text, buttons) {
+  $("banner-text").textContent = text;
+  const row = $("banner-buttons");
+  row.replaceChildren();
+  for (const [label, fn, id] of buttons) {
+    const b = document.createElement("button");
+    b.textContent = label;
+    if (id) b.id = id;
+    b.addEventListener("click", fn);
+    row.append(b);
+  }
+  $("banner").hidden = false;
+}
+
+function hideBanner() { $("banner").hidden = true; }
+
+/** "Of your 12 wins at Klondike: the best time, the 3rd best score, the 2nd fewest moves." */
+export function rankWords(rank, variant) {
+  if (!rank) return "";
+  if (rank.wins <= 1) return t("rank.first", { name: variantName(variant) });
+  const part = (what, place) => (place === 1 ? t(`rank.${what}.first`)
+    : t(`rank.${what}.nth`, { nth: ordinal(place) }));
+  const list = [part("time", rank.time), part("score", rank.score), part("moves", rank.moves)];
+  return t("rank.of", { wins: number(rank.wins), name: variantName(variant), list: list.join(", ") });
+}
+
+export function createEnding(ctx) {
+  const st = { auto: null, autoOff: false, party: null, partyFor: null };
+
+  function stopAuto(byUser) {
+    clearTimeout(st.auto);
+    st.auto = null;
+    if (byUser) st.autoOff = true;
+  }
+
+  function stopParty() {
+    if (st.party) st.party();
+    st.party = null;
+  }
+
+  /** Klondike: once every card is face up and stock and waste are empty, play the rest. */
+  function autoFinish() {
+    const body = ctx.body(), obs = body.observation;
+    if (familyOf(obs.variant) !== "klondike" || body.status !== "playing") return false;
+    if (obs.stock || obs.waste.length || obs.down.some((d) => d > 0)) return false;
+    const next = legalMoves(body).find((m) => m.target.startsWith("f"));
+    if (!next) return false;
+    if (st.autoOff) {
+      banner(t("banner.face_up"), [[t("btn.finish"), () => { st.autoOff = false; checkEnd(); }]]);
+      return true;
+    }
+    banner(t("banner.finishing"), [[t("btn.stop"), () => { stopAuto(true); checkEnd(); }]]);
+    st.auto = setTimeout(() => { if (st.auto) ctx.play(next.text, true); }, Math.max(10, ctx.animMs()));
+    return true;
+  }
+
+  function won(body) {
+    const obs = body.observation;
+    const time = clock(body.elapsed);
+    const figures = isVegas(obs.variant)
+      ? t("banner.won_vegas", { money: money(obs.score), moves: obs.moves_made, time })
+      : t("banner.won", { score: obs.score, moves: obs.moves_made, time });
+    const help = body.assisted ? ` ${t("banner.with_help")}` : "";
+    banner(`${figures}${help} ${rankWords(body.rank, obs.variant)}`.trim(), [
+      [t("btn.new"), () => { stopParty(); ctx.newGame({ variant: obs.variant }); }],
+      [t("btn.stats"), () => { stopParty(); ctx.openStats(); }]]);
+    if (st.partyFor !== body.id) {
+      st.partyFor = body.id;
+      stopParty();
+      st.party = celebrate(ctx.table, obs, { still: ctx.stillMotion() });
+    }
+  }
+
+  /** Show what the end of the game (or its nearing end) calls for. */
+  function checkEnd() {
+    const body = ctx.body(), obs = body.observation;
+    const again = [t("btn.new"), () => ctx.newGame({ variant: obs.variant })];
+    const look = [t("btn.look_back"), () => ctx.lookBack(), "btn-look-back"];
+    if (obs.outcome === "won") {
+      stopAuto(false);
+      won(body);
+      ctx.sound("win");
+      ctx.refreshBalance();
+      return;
+    }
+    stopParty();
+    if (body.status === "lost") banner(t("banner.given_up"), [look, again]);
+    else if (obs.outcome === "lost") {
+      banner(t("banner.lost"), [[t("btn.undo"), () => ctx.undoRedo("undo")], look, again]);
+    } else if (!autoFinish()) hideBanner();
+  }
+
+  return { checkEnd, stopAuto, hideBanner, stopParty, resetAuto: () => { st.autoOff = false; } };
+}

@@ -1,0 +1,409 @@
+"""The routes that help the player (DESIGN.md §3c), in-process over a real SQLite file, with the
+advisor at effort "quick" (a server setting): hints, win chance, the demo's bot, winnable,
+graded and daily deals, the post-mortem with its review and replay, and the bounded queue."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import re
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.applications import Starlette
+from starlette.testclient import TestClient
+
+import kabale
+from kabale.advisor import hint as advisor_hint
+from kabale.advisor.effort import effort_for
+from kabale.advisor.tips import REASONS
+from kabale.core.variants import Variant, parse_variant
+from kabale.server import advice, deals
+from kabale.server.advice import position_seed
+from kabale.server.deals import GRADES, bands, daily_seed, measure
+
+
+def new(client: TestClient, **spec: Any) -> dict[str, Any]:
+    res = client.post("/api/games", json=spec)
+    assert res.status_code == 201, res.text
+    body: dict[str, Any] = res.json()
+    return body
+
+
+def finished(client: TestClient, variant: str, seed: int, moves: int) -> dict[str, Any]:
+    """A game of deal ``seed`` after its first ``moves`` legal moves (the first legal one
+    each time), then given up."""
+    body = new(client, variant=variant, seed=seed)
+    for _ in range(moves):
+        body = client.post(f"/api/games/{body['id']}/moves",
+                           json={"move": body["observation"]["legal"][0]}).json()
+    res = client.post(f"/api/games/{body['id']}/resign")
+    assert res.status_code == 200
+    out: dict[str, Any] = res.json()
+    return out
+
+
+# ------------------------------------------------------------------------- hints
+
+@pytest.mark.parametrize("variant", ["klondike", "klondike:draw=3", "spider:suits=2",
+                                     "spiderette"])
+def test_hint_is_a_legal_move_the_same_each_time_and_marks_the_game(
+        app: Starlette, client: TestClient, variant: str) -> None:
+    body = new(client, variant=variant, seed=11)
+    gid = body["id"]
+    assert body["assisted"] is False
+    res = client.post(f"/api/games/{gid}/hint")
+    assert res.status_code == 200, res.text
+    got = res.json()
+    hint = got["hint"]
+    legal = body["observation"]["legal"]
+    assert hint["move"] in legal and [m for m, _ in hint["moves"]][0] == hint["move"]
+    assert all(m in legal for m, _ in hint["moves"]) and 0.0 <= hint["chance"] <= 1.0
+    assert hint["reason"] and hint["reason_key"]
+    assert got["assisted"] is True and got["observation"] == body["observation"]
+    assert client.get(f"/api/games/{gid}").json()["assisted"] is True
+    # The same position and game give the same hint: the advisor's own answer for the
+    # server's seed (not merely the cache's).
+    game = app.state.games.get(gid).game
+    expected = advisor_hint(game, effort_for(game.variant, "quick"), position_seed(gid, game))
+    assert hint == expected.to_dict()
+    assert client.post(f"/api/games/{gid}/hint").json()["hint"] == hint
+
+
+def test_every_reason_a_hint_can_give_has_words_in_each_language() -> None:
+    # "game_over" is the hint of a finished game (advisor.hint); the rest are tips.REASONS.
+    messages = Path(kabale.__file__).parent / "server" / "static" / "js" / "messages"
+    for lang in ("en", "da", "nb"):
+        table = (messages / f"{lang}.js").read_text(encoding="utf-8")
+        keys = set(re.findall(r'"hint\.reason\.(\w+)":', table))
+        assert keys == set(REASONS) | {"game_over"}, lang
+
+
+def test_hint_follows_the_position(client: TestClient) -> None:
+    body = new(client, variant="klondike", seed=7)
+    gid = body["id"]
+    first = client.post(f"/api/games/{gid}/hint").json()["hint"]
+    moved = client.post(f"/api/games/{gid}/moves", json={"move": first["move"]}).json()
+    second = client.post(f"/api/games/{gid}/hint").json()["hint"]
+    assert second["move"] in moved["observation"]["legal"]
+
+
+def test_help_for_a_finished_or_unknown_game_is_refused(client: TestClient) -> None:
+    over = finished(client, "klondike", 3, 2)["id"]
+    for path in ("hint", "bot"):
+        res = client.post(f"/api/games/{over}/{path}")
+        assert res.status_code == 409 and "over" in res.json()["error"]
+        assert client.post(f"/api/games/nope/{path}").status_code == 404
+    assert client.get("/api/games/nope/chance").status_code == 404
+
+
+@pytest.mark.parametrize(("method", "path"), [
+    ("post", "hint"), ("post", "bot"), ("get", "chance"), ("get", "postmortem"),
+    ("get", "review"), ("post", "replay")])
+def test_every_new_route_names_an_unknown_game(client: TestClient, method: str,
+                                               path: str) -> None:
+    res = getattr(client, method)(f"/api/games/no-such-game/{path}")
+    assert res.status_code == 404 and "no-such-game" in res.json()["error"]
+
+
+def test_a_body_that_is_not_json_is_400(client: TestClient) -> None:
+    gid = new(client, variant="klondike", seed=1)["id"]
+    for path in ("hint", "bot", "replay"):
+        res = client.post(f"/api/games/{gid}/{path}", content=b"{nope")
+        assert res.status_code == 400 and "not valid JSON" in res.json()["error"]
+
+
+# ------------------------------------------------------------------------- win chance
+
+def test_chance_is_a_share_with_its_interval_and_no_help_counted(client: TestClient) -> None:
+    body = new(client, variant="klondike", seed=21)
+    res = client.get(f"/api/games/{body['id']}/chance")
+    assert res.status_code == 200, res.text
+    chance = res.json()["chance"]
+    assert 0.0 <= chance["low"] <= chance["value"] <= chance["high"] <= 1.0
+    assert chance["samples"] == 32 and 0 <= chance["wins"] <= chance["samples"]
+    assert res.json()["moves_made"] == 0
+    assert client.get(f"/api/games/{body['id']}").json()["assisted"] is False
+
+
+def test_chance_of_a_won_game_is_certain(app: Starlette, client: TestClient) -> None:
+    from test_store import one_move_from_winning
+
+    app.state.games.store.add("nearly", one_move_from_winning())
+    assert client.post("/api/games/nearly/moves", json={"move": "1>f"}).status_code == 200
+    chance = client.get("/api/games/nearly/chance").json()["chance"]
+    assert (chance["value"], chance["low"], chance["high"]) == (1.0, 1.0, 1.0)
+
+
+# ------------------------------------------------------------------------- the demo's bot
+
+@pytest.mark.parametrize("variant", ["klondike", "spiderette:suits=1"])
+def test_bot_plays_legal_moves_on_the_game(client: TestClient, variant: str) -> None:
+    body = new(client, variant=variant, seed=4)
+    gid = body["id"]
+    played = []
+    for n in range(1, 4):
+        before = body["observation"]
+        res = client.post(f"/api/games/{gid}/bot")
+        assert res.status_code == 200, res.text
+        body = res.json()
+        assert body["assisted"] is True
+        if body["bot"]["move"] is None:  # it gave up: nothing changed
+            assert body["observation"] == before
+            break
+        assert body["bot"]["move"] in before["legal"] and body["move"] == body["bot"]["move"]
+        assert body["observation"]["moves_made"] == n
+        played.append(body["move"])
+    game = kabale.Game.new(variant, seed=4)
+    for move in played:
+        game.play(move)
+    assert client.get(f"/api/games/{gid}").json()["observation"] == game.observe()
+    assert played
+
+
+# ------------------------------------------------------------------------- chosen deals
+
+def chosen(app: Starlette, body: dict[str, Any]) -> kabale.Game:
+    game: kabale.Game = app.state.games.get(body["id"]).game
+    return game
+
+
+def test_winnable_deal_is_one_the_solver_won_and_stays_secret(app: Starlette,
+                                                              client: TestClient) -> None:
+    body = new(client, variant="klondike:draw=3", winnable=True)
+    assert body["observation"]["deal_id"] is None and body["deal"]["winnable"] is True
+    game = chosen(app, body)
+    assert measure(game.variant, game.seed) == body["deal"]["measure"]
+    assert body["deal"]["grade"] in GRADES   # graded too: its measure falls in a band
+
+
+@pytest.mark.parametrize(("variant", "grade"), [("klondike", "easy"), ("klondike", "expert"),
+                                                ("spiderette:suits=2", "medium"),
+                                                ("spider:suits=1", "hard")])
+def test_graded_deal_has_a_measure_in_its_grade_band(app: Starlette, client: TestClient,
+                                                     variant: str, grade: str) -> None:
+    body = new(client, variant=variant, grade=grade)
+    deal = body["deal"]
+    low, high = bands(parse_variant(variant))[grade]
+    assert deal["grade"] == grade and deal["band"] == [low, high]
+    game = chosen(app, body)
+    nodes = measure(game.variant, game.seed)
+    assert nodes == deal["measure"] and nodes >= low and (high is None or nodes <= high)
+    assert body["observation"]["deal_id"] is None
+
+
+def test_the_next_chosen_deal_of_a_kind_is_found_ahead(app: Starlette,
+                                                      client: TestClient) -> None:
+    advisor, variant = app.state.advisor, parse_variant("spiderette:suits=1")
+    assert not advisor.ahead(variant, "easy")
+    first = new(client, variant="spiderette:suits=1", grade="easy")
+    portal = client.portal
+    assert portal is not None
+    for _ in range(200):   # the search ahead runs in the pool after the answer
+        if advisor.ahead(variant, "easy"):
+            break
+        portal.call(asyncio.sleep, 0.05)
+    assert advisor.ahead(variant, "easy")
+    second = new(client, variant="spiderette:suits=1", grade="easy")
+    assert second["deal"]["grade"] == "easy" and second["id"] != first["id"]
+    assert chosen(app, second).seed != chosen(app, first).seed
+
+
+def test_one_search_ahead_at_a_time_leaves_a_worker_for_the_player(
+        app: Starlette, client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    advisor, gate = app.state.advisor, threading.Event()
+
+    def held_ahead(variant: Variant, grade: str | None,
+                   seconds: float = deals.SEARCH_SECONDS) -> tuple[int, deals.DealInfo]:
+        if seconds == advice.REFILL_SECONDS:   # the search ahead waits for the gate
+            gate.wait(timeout=30)
+        return deals.find_deal(variant, grade, seconds)
+
+    monkeypatch.setattr(advice, "find_deal", held_ahead)
+    portal = client.portal
+    assert portal is not None
+    try:
+        new(client, variant="klondike", winnable=True)
+        # The search ahead for Klondike holds a worker: the next kind is not looked for ahead,
+        # and a hint is still answered by the other worker.
+        new(client, variant="spiderette:suits=1", winnable=True)
+        assert advisor.searching_ahead() == 1
+        gid = new(client, variant="klondike", seed=3)["id"]
+        assert client.post(f"/api/games/{gid}/hint").status_code == 200
+    finally:
+        gate.set()
+    for _ in range(400):
+        if advisor.searching_ahead() == 0:
+            break
+        portal.call(asyncio.sleep, 0.05)
+    assert advisor.ahead(parse_variant("klondike"), None)
+    assert not advisor.ahead(parse_variant("spiderette:suits=1"), None)
+
+
+def test_daily_deal_is_the_published_rule_the_same_for_everyone(app: Starlette,
+                                                                client: TestClient) -> None:
+    one, two = new(client, variant="spider-2", daily=True), new(client, variant="spider-2",
+                                                                daily=True)
+    assert one["id"] != two["id"] and one["observation"] == two["observation"]
+    today = dt.date.today()
+    assert one["deal"]["daily"] == today.isoformat() and one["observation"]["deal_id"] is None
+    variant = parse_variant("spider:suits=2")
+    assert chosen(app, one).deal_id == f"{variant}#{daily_seed(variant, today)}"
+    other = new(client, variant="spider-2", daily="2024-02-29")
+    assert chosen(app, other).deal_id == f"{variant}#{daily_seed(variant, dt.date(2024, 2, 29))}"
+    assert new(client, variant="klondike", daily=True)["observation"] != one["observation"]
+
+
+@pytest.mark.parametrize("spec", [
+    {"winnable": "yes"}, {"winnable": 1}, {"grade": "tricky"}, {"grade": 3},
+    {"daily": "2024-13-01"}, {"daily": "yesterday"}, {"daily": 20240101},
+    {"daily": (dt.date.today() + dt.timedelta(days=3)).isoformat()}, {"daily": "1999-12-31"},
+    {"daily": True, "grade": "easy"}, {"daily": True, "winnable": True},
+    {"winnable": True, "seed": 4}, {"grade": "easy", "deal_id": "klondike#3"},
+    {"winnable": True, "variant": "golf"}, {"grade": "easy", "variant": 7},
+])
+def test_bad_chosen_deal_requests_are_400_and_deal_nothing(client: TestClient,
+                                                           spec: dict[str, Any]) -> None:
+    res = client.post("/api/games", json={"variant": "klondike", **spec})
+    assert res.status_code == 400, res.text
+    assert set(res.json()) == {"error"} and res.json()["error"]
+    assert client.get("/api/stats").json()["all"]["played"] == 0
+
+
+def test_a_variant_whose_deals_are_rarely_won_is_not_graded(client: TestClient) -> None:
+    res = client.post("/api/games", json={"variant": "klondike:draw=3,passes=1",
+                                          "grade": "easy"})
+    assert res.status_code == 400 and "too few to grade" in res.json()["error"]
+
+
+# ------------------------------------------------------------------------- after the game
+
+def test_postmortem_waits_for_the_end_then_reads_the_deal(client: TestClient) -> None:
+    body = new(client, variant="klondike", seed=7)
+    gid = body["id"]
+    res = client.get(f"/api/games/{gid}/postmortem")
+    assert res.status_code == 409 and "still being played" in res.json()["error"]
+    assert client.get(f"/api/games/{gid}/review").status_code == 409
+    assert client.post(f"/api/games/{gid}/replay", json={"at": 0}).status_code == 409
+    over = finished(client, "klondike", 7, 4)
+    res = client.get(f"/api/games/{over['id']}/postmortem")
+    assert res.status_code == 200, res.text
+    data = res.json()
+    assert data["deal_id"] == "klondike#7" and len(data["moves"]) == 4
+    pm = data["postmortem"]
+    assert pm["winnable_at_start"] is True   # klondike#7 is won with every card known
+    assert pm["lost_at"] is None and pm["line_before"]   # four first moves lose nothing here
+    game = kabale.Game.from_deal_id("klondike#7")
+    for move in data["moves"] + pm["line_before"]:
+        game.play(move)
+    assert game.outcome == "won"
+
+
+def test_review_shows_any_position_face_up(client: TestClient) -> None:
+    over = finished(client, "spiderette", 9, 3)
+    gid = over["id"]
+    start = client.get(f"/api/games/{gid}/review", params={"at": "0"}).json()
+    deal = kabale.Game.from_deal_id(over["observation"]["deal_id"])
+    assert start["observation"]["columns"] == [[str(c) for c in p] for p in deal.state.columns]
+    assert start["observation"]["stock_cards"] == [str(c) for c in deal.state.stock]
+    assert start["observation"]["face_up"] is True
+    end = client.get(f"/api/games/{gid}/review").json()
+    assert end["at"] == 3 and end["observation"]["moves_made"] == 3
+    legal = start["observation"]["legal"][0]
+    then = client.get(f"/api/games/{gid}/review", params={"at": "0", "then": legal}).json()
+    assert then["observation"]["moves_made"] == 1
+    for params, status in [({"at": "4"}, 400), ({"at": "-1"}, 400), ({"at": "x"}, 400),
+                           ({"at": "0", "then": "9>9"}, 422)]:
+        res = client.get(f"/api/games/{gid}/review", params=params)
+        assert res.status_code == status and res.json()["error"]
+
+
+def test_replay_deals_the_game_again_from_a_move_as_a_game_with_help(
+        client: TestClient) -> None:
+    over = finished(client, "klondike:draw=3", 12, 5)
+    gid = over["id"]
+    res = client.post(f"/api/games/{gid}/replay", json={"at": 2})
+    assert res.status_code == 201, res.text
+    again = res.json()
+    assert again["id"] != gid and again["status"] == "playing" and again["assisted"] is True
+    assert again["observation"]["moves_made"] == 2 and again["can_redo"] is False
+    assert again["observation"]["deal_id"] == over["observation"]["deal_id"]
+    assert again["deal"]["replay_of"] == gid and again["deal"]["from"] == 2
+    for bad in ({"at": 6}, {"at": -1}, {"at": "2"}, {"at": True}, {"from": 2}):
+        res = client.post(f"/api/games/{gid}/replay", json=bad)
+        assert res.status_code == 400 and res.json()["error"]
+
+
+# ------------------------------------------------------------------------- statistics
+
+def test_wins_with_help_are_counted_apart(app: Starlette, client: TestClient) -> None:
+    from test_store import one_move_from_winning
+
+    for name, helped in (("alone", False), ("helped", True)):
+        app.state.games.store.add(name, one_move_from_winning())
+        if helped:
+            assert client.post(f"/api/games/{name}/hint").status_code == 200
+        won = client.post(f"/api/games/{name}/moves", json={"move": "1>f"}).json()
+        assert won["status"] == "won" and won["rank"]["wins"] >= 1
+    stats = client.get("/api/stats", params={"variant": "klondike"}).json()["variants"][0]
+    assert (stats["won"], stats["won_unassisted"], stats["win_pct_unassisted"]) == (2, 1, 50.0)
+    assert [r["assisted"] for r in stats["recent"]] == [False, True]
+
+
+def test_daily_games_feed_a_streak_of_days(app: Starlette, client: TestClient) -> None:
+    from test_store import one_move_from_winning
+
+    today = dt.date.today()
+    days = [today - dt.timedelta(days=back) for back in (4, 2, 1, 0)]
+    for i, day in enumerate(days):
+        app.state.games.store.add(f"d{i}", one_move_from_winning(), daily=day.isoformat())
+        if i == 0:
+            assert client.post(f"/api/games/d{i}/resign").status_code == 200
+        else:
+            assert client.post(f"/api/games/d{i}/moves", json={"move": "1>f"}).status_code == 200
+    lost = new(client, variant="klondike", daily=True)
+    assert client.post(f"/api/games/{lost['id']}/resign").status_code == 200  # today is won
+    daily = client.get("/api/stats", params={"variant": "klondike"}).json()["variants"][0]["daily"]
+    assert (daily["days_played"], daily["days_won"]) == (4, 3)
+    assert (daily["current_streak"], daily["best_streak"], daily["today"]) == (3, 3, True)
+
+
+# ------------------------------------------------------------------------- the pool
+
+def test_the_advisor_never_holds_up_other_requests_and_its_queue_is_bounded(
+        app: Starlette, client: TestClient) -> None:
+    advisor = app.state.advisor
+    gid = new(client, variant="klondike", seed=5)["id"]
+    gate = threading.Event()
+    portal = client.portal
+    assert portal is not None
+    jobs = [portal.start_task_soon(advisor.run, gate.wait) for _ in range(advisor.limit)]
+    try:
+        # Every worker is taken and the queue is full: the game still answers at once, and
+        # help is refused with a reason instead of waiting.
+        assert client.get(f"/api/games/{gid}").status_code == 200
+        assert client.post(f"/api/games/{gid}/moves", json={"move": "d"}).status_code == 200
+        res = client.post(f"/api/games/{gid}/hint")
+        assert res.status_code == 503 and "busy" in res.json()["error"]
+        assert res.json()["code"] == "busy"   # the page words it in the player's language
+        assert client.get(f"/api/games/{gid}/chance").status_code == 503
+        assert client.get(f"/api/games/{gid}").json()["assisted"] is False
+    finally:
+        gate.set()
+    assert all(job.result(timeout=10) for job in jobs)
+    assert client.post(f"/api/games/{gid}/hint").status_code == 200
+
+
+def test_looking_back_at_a_game_that_can_still_be_undone_counts_as_help(
+        client: TestClient) -> None:
+    # Deal 12 of draw 3 with one pass: after drawing the stock through, nothing can move.
+    body = new(client, variant="klondike:draw=3,passes=1", seed=12)
+    for _ in range(8):
+        body = client.post(f"/api/games/{body['id']}/moves", json={"move": "d"}).json()
+    assert body["observation"]["outcome"] == "lost" and body["status"] == "playing"
+    assert body["can_undo"] and body["assisted"] is False
+    res = client.get(f"/api/games/{body['id']}/postmortem")
+    assert res.status_code == 200 and res.json()["postmortem"]["lost_at"] is None
+    assert client.get(f"/api/games/{body['id']}").json()["assisted"] is True
