@@ -61,13 +61,18 @@ def build_parser(with_solver: bool = True) -> Parser:
     solve = sub.add_parser("solve", help="decide a deal with full information")
     hint = sub.add_parser("hint", help="the best move of a game log, from the player's view")
     autoplay = sub.add_parser("autoplay", help="the bot plays deals; prints each result")
+    analyze = sub.add_parser("analyze", help="win rates over many deals, resumable, in SQLite")
+    report = sub.add_parser("report", help="markdown tables and PNG plots of the analyses")
     if with_solver:
         from .advisor import cli as advisor_cli
+        from .analysis import cli as analysis_cli
         from .solver import cli as solver_cli
 
         solver_cli.configure(solve)
         advisor_cli.configure_hint(hint)
         advisor_cli.configure_autoplay(autoplay)
+        analysis_cli.configure_analyze(analyze)
+        analysis_cli.configure_report(report)
     return parser
 
 
@@ -75,7 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     try:
         arguments = list(sys.argv[1:] if argv is None else argv)
-        solver = bool({"solve", "hint", "autoplay"} & set(arguments[:1]))
+        solver = bool({"solve", "hint", "autoplay", "analyze", "report"} & set(arguments[:1]))
         args = build_parser(with_solver=solver).parse_args(arguments)
         return run(args)
     except UsageError as error:
@@ -108,6 +113,12 @@ def run(args: argparse.Namespace) -> int:
         from .server import launch
 
         return launch.main(args.variant, args.seed, args.port, not args.no_browser, args.db)
+    if args.command in ("analyze", "report"):
+        from .analysis import cli as analysis_cli
+
+        if args.command == "analyze":
+            return analysis_cli.main_analyze(args)
+        return analysis_cli.main_report(args)
     if args.command in ("hint", "autoplay"):
         from .advisor import cli as advisor_cli
 
