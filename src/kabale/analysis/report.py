@@ -18,11 +18,12 @@ from pathlib import Path
 from typing import TypeVar
 
 from ..core import KabaleError, parse_variant
-from ..core.variants import OPTIONS
+from ..core.variants import OPTIONS, OptionValue
 from ..storage.results import ResultStore, Row
 from .summary import Summary, seed_ranges, summarize_all
 
 T = TypeVar("T", int, float)
+Others = tuple[tuple[str, OptionValue], ...]  # a variant's other options, sorted by name
 PLAYER_ORDER = ("solver", "bot", "random")
 PLAYER_NAMES = {"solver": "full information", "bot": "bot", "random": "random"}
 
@@ -88,29 +89,27 @@ def variant_order(text: str) -> tuple[int, str]:
 
 def option_tables(summaries: Sequence[Summary]) -> list[str]:
     """Per family and option: the measured variants that differ in that option alone, one
-    row per setting of the other options, one column per value (solver rows first, else
-    the player with most deals)."""
+    row per player and setting of the other options, one column per value."""
     best = best_per_player(summaries)
     lines: list[str] = []
     for family, spec in OPTIONS.items():
         for name, values in spec.items():
-            rows: dict[tuple[str, str, tuple[tuple[str, object], ...]], dict[object, Summary]] = {}
+            rows: dict[tuple[str, Others], dict[object, Summary]] = {}
             for (variant, player), s in best.items():
                 parsed = parse_variant(variant)
-                if parsed.family != family:
-                    continue
-                others = tuple(sorted((k, v) for k, v in parsed.options.items() if k != name))
-                rows.setdefault((player, family, others), {})[parsed[name]] = s
-            compared = {key: by for key, by in rows.items() if len(by) > 1}
+                if parsed.family == family:
+                    others = tuple(sorted((k, v) for k, v in parsed.options.items()
+                                          if k != name))
+                    rows.setdefault((player, others), {})[parsed[name]] = s
+            compared = sorted(((key, by) for key, by in rows.items() if len(by) > 1),
+                              key=lambda item: (PLAYER_ORDER.index(item[0][0]), str(item[0][1])))
             if not compared:
                 continue
             lines += ["", f"### {family}: {name}", "",
                       "| player | other options | " + " | ".join(
                           f"{name}={str(v).lower()}" for v in values) + " |",
                       "|---|---|" + "---|" * len(values)]
-            for (player, _, others), by in sorted(compared.items(),
-                                                  key=lambda kv: (PLAYER_ORDER.index(
-                                                      kv[0][0]), str(kv[0][2]))):
+            for (player, others), by in compared:
                 shown = ",".join(f"{k}={str(v).lower()}" for k, v in others
                                  if v != spec[k][0]) or "defaults"
                 lines.append(f"| {PLAYER_NAMES[player]} | {shown} | " + " | ".join(

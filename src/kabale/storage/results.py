@@ -135,7 +135,7 @@ class ResultStore:
             found = [row for row in found if row.seed in wanted]
         return found
 
-    def _select(self, where: str, args: list[object]) -> Iterator[Row]:
+    def _select(self, where: str, args: Sequence[object]) -> Iterator[Row]:
         try:
             with closing(self._connect()) as db:
                 cursor = db.execute(f"SELECT {_COLUMNS} FROM results WHERE {where} "
