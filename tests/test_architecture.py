@@ -23,7 +23,9 @@ ALLOWED = {
     "env": {"core", "advisor"},
     "server": {"core", "solver", "advisor", "storage"},
 }
-THIRD_PARTY_ONLY_IN = {"starlette": "server", "uvicorn": "server", "gymnasium": "env"}
+THIRD_PARTY_ONLY_IN = {"starlette": "server", "uvicorn": "server", "gymnasium": "env",
+                       "dask": "analysis", "distributed": "analysis", "ray": "analysis",
+                       "matplotlib": "analysis"}
 
 
 def _imports(path: Path) -> list[tuple[int, str]]:

@@ -36,8 +36,9 @@ class Parser(argparse.ArgumentParser):
 
 def build_parser(command: str | None = None) -> Parser:
     """The argument parser of every subcommand, with the options of the solver's commands
-    (solve, hint, autoplay) only for ``command`` (or all of them for "all"): the other
-    commands never import the solver, and ``solve`` never imports the advisor."""
+    (solve, hint, autoplay, analyze, report) only for ``command`` (or all of them for
+    "all"): the other commands never import the solver, and ``solve`` never imports the
+    advisor."""
     parser = Parser(prog="kabale", description="Spider, Spiderette and Klondike patience.")
     parser.add_argument("--version", action="version", version=f"kabale {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
@@ -65,6 +66,8 @@ def build_parser(command: str | None = None) -> Parser:
     solve = sub.add_parser("solve", help="decide a deal with full information")
     hint = sub.add_parser("hint", help="the best move of a game log, from the player's view")
     autoplay = sub.add_parser("autoplay", help="the bot plays deals; prints each result")
+    analyze = sub.add_parser("analyze", help="win rates over many deals, resumable, in SQLite")
+    report = sub.add_parser("report", help="markdown tables and PNG plots of the analyses")
     if command in ("solve", "all"):
         from .solver import cli as solver_cli
 
@@ -74,6 +77,11 @@ def build_parser(command: str | None = None) -> Parser:
 
         advisor_cli.configure_hint(hint)
         advisor_cli.configure_autoplay(autoplay)
+    if command in ("analyze", "report", "all"):
+        from .analysis import cli as analysis_cli
+
+        analysis_cli.configure_analyze(analyze)
+        analysis_cli.configure_report(report)
     return parser
 
 
@@ -114,6 +122,12 @@ def run(args: argparse.Namespace) -> int:
 
         return launch.main(args.variant, args.seed, args.port, not args.no_browser, args.db,
                            args.effort)
+    if args.command in ("analyze", "report"):
+        from .analysis import cli as analysis_cli
+
+        if args.command == "analyze":
+            return analysis_cli.main_analyze(args)
+        return analysis_cli.main_report(args)
     if args.command in ("hint", "autoplay"):
         from .advisor import cli as advisor_cli
 

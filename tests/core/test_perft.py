@@ -45,7 +45,8 @@ def test_golden_file_matches_the_deal_format_and_covers_every_family() -> None:
     assert GOLDEN["deal_format"] == DEAL_FORMAT
     ids = {deal_id for deal_id, _ in DEALS}
     for wanted in ("klondike#1", "klondike:draw=3#2", "klondike:decks=2#3", "spider:suits=1#4",
-                   "spider:suits=2#5", "spider#6", "spiderette#7"):
+                   "spider:suits=2#5", "spider#6", "spiderette#7",
+                   "spiderette:foundations=cards#7", "spider:foundations=cards,suits=2#3"):
         assert wanted in ids
     assert all(len(counts) == len(GOLDEN["depths"]) >= 3 for _, counts in DEALS)
 
@@ -76,6 +77,8 @@ HAND_DEPTH_1 = {
                  "10>6", "10>7", "d"],
     # tops AH JS TC 2C 8H 9S AD
     "spiderette#7": ["1>4", "3>2", "5>6", "6>3", "7>4", "d"],
+    # the same deal with foundations=cards: AH and AD go up first, then the moves above
+    "spiderette:foundations=cards#7": ["1>f", "7>f", "1>4", "3>2", "5>6", "6>3", "7>4", "d"],
 }
 # klondike#1: after 7>f 4 (3>6 4>6 f4>2 d), 3>6 3, 4>6 3, 7>2 4, d 6 (w>f: AD) = 20.
 # spiderette#7: after 1>4 9 (six onto the empty column 1, 3>2 5>6 6>3; no deal), 3>2 5,

@@ -27,6 +27,8 @@ DEALS: list[tuple[str, int]] = [
     ("spider", 6),
     ("spiderette", 7),
     ("spiderette:suits=1", 8),
+    ("spiderette:foundations=cards", 7),
+    ("spider:foundations=cards,suits=2", 3),
 ]
 DEPTH = 4
 PATH = Path(__file__).with_name("perft.json")

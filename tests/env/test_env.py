@@ -36,7 +36,9 @@ def test_the_env_checker_passes(env_id: str) -> None:
 
 @pytest.mark.parametrize(("env_id", "options"), [
     ("kabale/Klondike-v0", {"decks": 2, "draw": 3}), ("kabale/Klondike-v0", {"open": True}),
-    ("kabale/Spider-v0", {"suits": 1, "strict": False})])
+    ("kabale/Spider-v0", {"suits": 1, "strict": False}),
+    ("kabale/Spiderette-v0", {"foundations": "cards"}),
+    ("kabale/Spider-v0", {"suits": 2, "foundations": "cards"})])
 def test_the_env_checker_passes_with_options(env_id: str, options: dict[str, object]) -> None:
     check_env(gym.make(env_id, render_mode="ansi", **options).unwrapped)
 
@@ -65,7 +67,9 @@ def test_keywords_go_on_top_of_an_alias_and_bad_ones_are_named() -> None:
 
 def test_spaces_have_the_documented_sizes() -> None:
     sizes = {"klondike": (590, 19, 24), "double-klondike": (1028, 21, 59),
-             "spider": (1171, 83, None), "spiderette": (547, 52, None)}
+             "spider": (1171, 83, None), "spiderette": (547, 52, None),
+             "spider:foundations=cards": (1181, 83, None),
+             "spiderette:foundations=cards": (554, 52, None)}
     for variant, (actions, depth, stock) in sizes.items():
         env = KabaleEnv(variant)
         assert env.action_space.n == actions
@@ -247,3 +251,12 @@ def test_importing_kabale_does_not_import_gymnasium() -> None:
     code = "import sys, kabale; assert 'gymnasium' not in sys.modules and 'numpy' not in " \
            "sys.modules, sorted(m for m in sys.modules if 'gym' in m)"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_foundations_cards_shows_the_heights_and_numbers_the_moves_up() -> None:
+    env = KabaleEnv("spiderette:foundations=cards")
+    observation, info = env.reset(seed=7)  # AH tops column 1 and AD column 7
+    assert env.actions.moves[0].explicit() == "1>f" and len(env.actions) == 554
+    assert info["legal"][:2] == ["1>f", "7>f"]
+    observation, *_ = env.step(env.action_of("7>f"))
+    assert list(observation["foundations"]) == [0, 0, 1, 0]  # f3 takes diamonds

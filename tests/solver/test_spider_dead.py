@@ -74,11 +74,11 @@ def test_dead_ends_only_where_every_card_is_unique() -> None:
     game = Game.from_position(variant, spiderette_position(rng))
     while not dead(game):
         game = Game.from_position(variant, spiderette_position(rng))
-    strict, total, columns, down, stock, removed = spider.kernel_args(game)
+    strict, total, columns, down, stock, removed, found = spider.kernel_args(game)
     column = next(i for i, cards in enumerate(columns) if cards)
     columns[column].insert(0, columns[column][-1])  # a second copy, face down at the bottom
     down[column] += 1
-    assert not SpiderKernel(strict, total, columns, down, stock, removed, 16).dead()
+    assert not SpiderKernel(strict, total, columns, down, stock, removed, found, 16).dead()
 
 
 def dealt(packed: bytes, stock: list[int]) -> tuple[list[list[int]], list[int], list[int]]:
@@ -116,7 +116,7 @@ def test_the_beam_passes_on_no_position_whose_deal_is_a_dead_end() -> None:
             offers[rule] = {packed for _, _, packed, _ in found}
         for packed in offers[False]:
             columns, down, stock = dealt(packed, args[4])
-            lost = SpiderKernel(args[0], 52, columns, down, stock, args[5], 16).dead()
+            lost = SpiderKernel(args[0], 52, columns, down, stock, args[5], None, 16).dead()
             assert (packed in offers[True]) == (not lost)
             left_out += lost
     assert left_out > 0

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_verdicts import brute_force, spider_position, wins
+from test_verdicts import brute_force, maker, spider_position, wins
 
 from kabale import Game, State, parse_variant
 from kabale.core.cards import Card, parse_card
@@ -19,7 +19,8 @@ from kabale.solver._spider import SpiderPhases
 
 ROUNDS = [(3, 1), (40, 1), (200, 2), (1_000_000, 1_000_000)]
 VARIANTS = ["spider:suits=4", "spider:suits=2", "spiderette", "spiderette:suits=1",
-            "spiderette:strict=false"]
+            "spiderette:strict=false", "spiderette:foundations=cards",
+            "spider:foundations=cards,suits=2"]
 
 
 def phases_for(game: Game) -> SpiderPhases:
@@ -36,7 +37,7 @@ def test_beam_answers_match_brute_force(name: str) -> None:
     rng = random.Random("beam " + name)
     wide_decides = cases = 0
     while cases < 4:
-        game = Game.from_position(variant, spider_position(variant, rng))
+        game = Game.from_position(variant, maker(variant)(variant, rng))
         truth = brute_force(game)
         if truth is None:
             continue

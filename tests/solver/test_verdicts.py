@@ -123,6 +123,34 @@ def spider_position(variant: Variant, rng: random.Random) -> State:
     return State(tuple(map(tuple, columns)), tuple(down), tuple(stock), (), foundations)
 
 
+def cards_position(variant: Variant, rng: random.Random) -> State:
+    """foundations=cards: every foundation built up to a high rank, the cards above those
+    ranks over a few columns (mostly face down) and the stock; or over every column, lowest
+    at the bottom and only the top face up, which often blocks (building in any suit makes
+    most such positions won)."""
+    rules = Game.new(variant, 0).rules
+    suits = rules.foundation_suits
+    stacked = rng.random() < 0.5
+    low = (8 if stacked else 10) if len(suits) == 8 else (6 if stacked else 8)
+    heights = [rng.randint(low, 13) for _ in suits]
+    foundations = tuple(tuple(Card(rank, Suit(suit)) for rank in range(1, height + 1))
+                        for suit, height in zip(suits, heights, strict=True))
+    left = [Card(rank, Suit(suit)) for suit, height in zip(suits, heights, strict=True)
+            for rank in range(height + 1, 14)]
+    rng.shuffle(left)
+    n_columns = rules.n_columns
+    n_stock = min(rng.choice([0, 0, rng.randint(1, n_columns)]), max(len(left) - 2, 0))
+    stock, rest = left[:n_stock], left[n_stock:]
+    columns: list[list[Card]] = [[] for _ in range(n_columns)]
+    used = range(n_columns) if stacked else rng.sample(range(n_columns), rng.randint(2, 4))
+    for card in rest:
+        columns[rng.choice(used)].append(card)
+    if stacked:
+        columns = [sorted(column, key=lambda card: card.rank) for column in columns]
+    down = [max(len(c) - (1 if stacked else rng.randint(1, 3)), 0) for c in columns]
+    return State(tuple(map(tuple, columns)), tuple(down), tuple(stock), (), foundations)
+
+
 def decided(variant: Variant, make: Callable[[Variant, random.Random], State], seed: str,
             count: int = CASES) -> Iterator[tuple[Game, bool]]:
     """``count`` positions from ``make`` (drawn from a generator seeded with ``seed``) that
@@ -144,13 +172,23 @@ VARIANTS = [
     "klondike:decks=2", "klondike:decks=2,draw=3,back=false",
     "spider:suits=1", "spider:suits=2", "spider:suits=4", "spider:suits=2,strict=false",
     "spiderette", "spiderette:suits=2", "spiderette:suits=1", "spiderette:strict=false",
+    "spider:foundations=cards,suits=1", "spider:foundations=cards,suits=2",
+    "spider:foundations=cards", "spiderette:foundations=cards",
+    "spiderette:foundations=cards,suits=2", "spiderette:foundations=cards,strict=false",
 ]
+
+
+def maker(variant: Variant) -> Callable[[Variant, random.Random], State]:
+    """The position generator for a variant's family and foundation rule."""
+    if variant.family == "klondike":
+        return klondike_position
+    return cards_position if variant["foundations"] == "cards" else spider_position
 
 
 @pytest.mark.parametrize("name", VARIANTS)
 def test_verdicts_match_brute_force(name: str) -> None:
     variant = parse_variant(name)
-    make = klondike_position if variant.family == "klondike" else spider_position
+    make = maker(variant)
     verdicts = {True: 0, False: 0}
     checked = 0
     for game, truth in decided(variant, make, name):
@@ -163,6 +201,24 @@ def test_verdicts_match_brute_force(name: str) -> None:
         if truth:
             assert wins(game, result.moves)
     assert checked == CASES
+
+
+@pytest.mark.parametrize("name", ["spider:foundations=cards,suits=2", "spider:foundations=cards",
+                                  "spiderette:foundations=cards"])
+def test_lost_positions_under_foundations_cards_are_proved_lost(name: str) -> None:
+    """Most positions are won when cards go up one at a time (the cases above): here the
+    first two of a seeded stream that the brute force proves lost."""
+    variant = parse_variant(name)
+    rng = random.Random("lost " + name)
+    lost = 0
+    for _ in range(100):
+        game = Game.from_position(variant, cards_position(variant, rng))
+        if brute_force(game, 1_000) is False:  # small spaces: a cheap stream
+            assert solve(game, max_seconds=None).status == "unsolvable", game.state
+            lost += 1
+            if lost == 2:
+                return
+    raise AssertionError(f"fewer than two lost positions of {name} in 100")
 
 
 @pytest.mark.parametrize("name", ["spiderette", "spiderette:strict=false"])

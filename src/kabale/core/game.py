@@ -57,7 +57,8 @@ def rules_for(variant: Variant) -> Rules:
             back=bool(variant["back"]), decks=int(variant["decks"]),
             scoring=str(variant["scoring"]), open_stock=bool(variant["open"]),
         )
-    return SpiderRules(variant.family, strict=bool(variant["strict"]))
+    return SpiderRules(variant.family, strict=bool(variant["strict"]),
+                       foundations=str(variant["foundations"]), suits=int(variant["suits"]))
 
 
 def deck_text(deck: Sequence[Card]) -> str:
@@ -183,12 +184,33 @@ class Game:
             deal_known=self._deal_known))
 
     def copy(self) -> Game:
-        """An independent game in the same position with the same history."""
-        twin = Game(self.variant, self._states[0], self.deal_id, self.seed, self._deal_known)
-        twin._states = list(self._states)
-        twin._moves = list(self._moves)
-        twin._redo = list(self._redo)
-        return twin
+        """An independent game in the same position with the same history (``copy.copy``,
+        ``copy.deepcopy`` and pickle give the same)."""
+        return self._restored(self.variant, self.deal_id, self.seed, self._deal_known,
+                              self._states, self._moves, self._redo)
+
+    def __copy__(self) -> Game:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Game:
+        return self.copy()  # states and moves are immutable: new lists make it independent
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # pickled as the variant, the deal and the history; the rules object and the cache
+        # of legal moves are rebuilt from them
+        return Game._restored, (self.variant, self.deal_id, self.seed, self._deal_known,
+                                self._states, self._moves, self._redo)
+
+    @classmethod
+    def _restored(cls, variant: Variant, deal_id: str, seed: int | None, deal_known: bool,
+                  states: Sequence[State], moves: Sequence[Move], redo: Sequence[Move]) -> Game:
+        """A game with this history (the states it went through, the moves between them and
+        the redo stack), sharing no list with the caller."""
+        game = cls(variant, states[0], deal_id, seed, deal_known)
+        game._states = list(states)
+        game._moves = list(moves)
+        game._redo = list(redo)
+        return game
 
     # ------------------------------------------------------------------ queries
     @property
@@ -306,8 +328,7 @@ class Game:
                           and m.target == target]
                 count = max(counts, default=1)
             return self._canonical(Move(source, target, count), text)
-        if target.startswith(FOUNDATION) and len(target) > 1 and isinstance(
-                self.rules, KlondikeRules):
+        if target.startswith(FOUNDATION) and len(target) > 1:
             card = self._top_card(source)
             if card is not None and self.rules.foundation_for(self.state, card) == int(
                     target[1:]) - 1:

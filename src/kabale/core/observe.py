@@ -67,9 +67,11 @@ def render_table(obs: dict[str, Any]) -> str:
     if obs["stock_cards"] is not None:
         stock += ": " + " ".join(obs["stock_cards"])
     lines.append(stock)
-    if obs["variant"].startswith("klondike"):
+    klondike = obs["variant"].startswith("klondike")
+    if klondike:
         lines.append("waste: " + (" ".join(obs["waste"][-3:]) if obs["waste"] else "--")
                      + (f"   ({len(obs['waste'])} cards)" if len(obs["waste"]) > 3 else ""))
+    if klondike or "foundations=cards" in obs["variant"]:
         piles = [pile[-1] if pile else "--" for pile in obs["foundations"]]
         lines.append("foundations: " + " ".join(f"f{i + 1}:{p}" for i, p in enumerate(piles)))
     else:

@@ -111,12 +111,28 @@ def check_state(variant: Variant, n_columns: int, state: State) -> None:
     else:
         if state.waste:
             raise InvalidDealError(f"{variant.family} has no waste")
-        for pile in state.foundations:
+        if variant["foundations"] == "cards":
+            _check_card_foundations(variant, state)
+        for pile in () if variant["foundations"] == "cards" else state.foundations:
             if not pile or [(c.rank, c.suit) for c in pile] != [
                     (13 - k, pile[0].suit) for k in range(13)]:
                 raise InvalidDealError("each removed run must be King to Ace of one suit")
     if Counter(state.all_cards()) != Counter(fresh_deck(variant)):
         raise InvalidDealError(f"the position does not hold exactly the cards of {variant}")
+
+
+def _check_card_foundations(variant: Variant, state: State) -> None:
+    """Spider family with foundations=cards: one pile per 13 cards of the deck, pile i
+    built up from the Ace in suit i mod the variant's suit count (core/spider.py)."""
+    piles = len(fresh_deck(variant)) // 13
+    if len(state.foundations) != piles:
+        raise InvalidDealError(f"{variant} has {piles} foundations")
+    suits = int(variant["suits"])
+    for index, pile in enumerate(state.foundations):
+        for rank, card in enumerate(pile, start=1):
+            if card.rank != rank or card.suit != index % suits:
+                raise InvalidDealError(f"foundation f{index + 1} must build "
+                                       f"{'SHDC'[index % suits]} up from the Ace")
 
 
 def state_digest(state: State) -> str:

@@ -7,8 +7,17 @@ if it descends by one and is one suit; an empty column takes any card or movable
 complete King-to-Ace run of one suit is removed at once; face-down cards turn up when exposed.
 With ``strict`` (the default) the stock may not be dealt while a column is empty.
 
-Legal moves come in this fixed order: column to column (by source, then target, longest run
-first), then the deal ``d``.
+With ``foundations="cards"`` (a comparison rule, not the seeds') no run is removed: the top
+card of a column goes alone to one of the foundations (Spider 8, Spiderette 4), each built up
+by suit from the Ace and never played from. Foundation i takes the suit ``suits[i % k]`` of
+the deck's k suits in kabale's order S H D C (4 suits: f1..f4 = S H D C, Spider's f5..f8
+again; 2 suits: S H S H ...; 1 suit: all spades), as many of each suit as the deck has
+copies of it, so an Ace always finds an empty one. ``3>f`` sends a card to the first
+foundation of its suit that takes it. The score counts a foundation filled up to its King as
+Spider counts a removed run.
+
+Legal moves come in this fixed order: column to foundation (foundations=cards; columns left
+to right), column to column (by source, then target, longest run first), then the deal ``d``.
 """
 
 from __future__ import annotations
@@ -16,20 +25,27 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .cards import ACE, KING, Card
-from .state import IN_STOCK, STOCK, Move, Pile, Place, State, lay_out
+from .state import FOUNDATION, IN_STOCK, STOCK, Move, Pile, Place, State, lay_out
 
 RUN = 13
+FOUNDATION_RULES = ("runs", "cards")
 
 
 class SpiderRules:
-    """Spider or Spiderette under one set of options (suits is in the deck; strict here)."""
+    """Spider or Spiderette under one set of options (suits is in the deck; strict and the
+    foundation rule here)."""
 
-    def __init__(self, family: str, strict: bool) -> None:
+    def __init__(self, family: str, strict: bool, foundations: str = "runs",
+                 suits: int = 4) -> None:
         self.family = family
         self.strict = strict
         self.spiderette = family == "spiderette"
         self.n_columns = 7 if self.spiderette else 10
         self.n_cards = 52 if self.spiderette else 104
+        self.cards_up = foundations == "cards"
+        #: foundations=cards: how many foundations, and the suit each one takes
+        self.n_foundations = self.n_cards // RUN if self.cards_up else 0
+        self.foundation_suits = tuple(i % suits for i in range(self.n_foundations))
 
     # ------------------------------------------------------------------ dealing
     def deal_places(self) -> tuple[Place, ...]:
@@ -52,14 +68,25 @@ class SpiderRules:
             down=tuple(len(c) - 1 for c in columns),
             stock=stock,
             waste=(),
-            foundations=(),
+            foundations=((),) * self.n_foundations,
             score=0 if self.spiderette else 500,
         )
 
     # ------------------------------------------------------------------ queries
     def is_won(self, state: State) -> bool:
-        """Every King-to-Ace run removed."""
+        """Every King-to-Ace run removed (foundations=cards: every card on a foundation)."""
+        if self.cards_up:
+            return sum(len(pile) for pile in state.foundations) == self.n_cards
         return len(state.foundations) * RUN == self.n_cards
+
+    def foundation_for(self, state: State, card: Card) -> int:
+        """foundations=cards: the index of the first foundation of the card's suit that
+        takes it (its top is the card one rank lower, or it is empty and the card an Ace),
+        else -1 (always -1 under the runs rule)."""
+        for index, suit in enumerate(self.foundation_suits):
+            if suit == card.suit and len(state.foundations[index]) == card.rank - 1:
+                return index
+        return -1
 
     def run_length(self, state: State, col: int) -> int:
         """How many top cards of the column move as one unit (same suit, descending by one)."""
@@ -87,6 +114,9 @@ class SpiderRules:
         moves: list[Move] = []
         columns = state.columns
         n = self.n_columns
+        if self.cards_up:
+            moves.extend(Move(str(i + 1), FOUNDATION, 1, f"{i + 1}>f") for i in range(n)
+                         if columns[i] and self.foundation_for(state, columns[i][-1]) >= 0)
         for i in range(n):
             pile = columns[i]
             if not pile:
@@ -113,6 +143,8 @@ class SpiderRules:
 
     def apply(self, state: State, move: Move) -> State:
         """The state after a legal ``move`` (not checked), with flips, removals and score."""
+        if move.target == FOUNDATION:
+            return self._to_foundation(state, int(move.source) - 1)
         columns = list(state.columns)
         down = list(state.down)
         stock = state.stock
@@ -133,7 +165,7 @@ class SpiderRules:
             touched = range(dst, dst + 1)
         foundations = state.foundations
         removed = 0
-        for col in touched:
+        for col in () if self.cards_up else touched:
             run = _completed_run(columns[col], down[col])
             if run:
                 foundations = foundations + (run,)
@@ -141,8 +173,27 @@ class SpiderRules:
                 if columns[col] and down[col] == len(columns[col]):
                     down[col] -= 1
                 removed += 1
-        score = state.score + (10 * removed if self.spiderette else 100 * removed - 1)
-        return State(tuple(columns), tuple(down), stock, (), foundations, 0, score)
+        return State(tuple(columns), tuple(down), stock, (), foundations, 0,
+                     self._score(state.score, removed))
+
+    def _to_foundation(self, state: State, col: int) -> State:
+        """The state after the top card of column ``col`` goes to its foundation."""
+        columns = list(state.columns)
+        down = list(state.down)
+        card = columns[col][-1]
+        columns[col] = columns[col][:-1]
+        if columns[col] and down[col] == len(columns[col]):
+            down[col] -= 1
+        foundations = list(state.foundations)
+        index = self.foundation_for(state, card)
+        foundations[index] = foundations[index] + (card,)
+        return State(tuple(columns), tuple(down), state.stock, (), tuple(foundations), 0,
+                     self._score(state.score, int(card.rank == KING)))
+
+    def _score(self, score: int, completed: int) -> int:
+        """The score after a move that completed ``completed`` suits (a removed run, or a
+        foundation's King): Spider -1 a move and +100 a suit; Spiderette +10 a suit."""
+        return score + (10 * completed if self.spiderette else 100 * completed - 1)
 
     # ------------------------------------------------------------------ outcome
     def is_lost(self, state: State, legal: list[Move]) -> bool:
@@ -158,7 +209,12 @@ class SpiderRules:
                 return "the stock is empty: no deals left"
             return "no deal while a column is empty: fill every column first"
         source, target = move.source, move.target
+        if self.cards_up and source.isdigit() and target.startswith(FOUNDATION):
+            return self._explain_foundation(state, move)
         if not (source.isdigit() and target.isdigit()):
+            if self.cards_up:
+                return (f"{self.family} has no waste, and cards never come back from a "
+                        f"foundation (columns 1-{n}, 'f', 'd')")
             return f"{self.family} has no waste or foundation moves (columns 1-{n}, 'd')"
         for part in (source, target):
             if not 1 <= int(part) <= n:
@@ -177,6 +233,26 @@ class SpiderRules:
         if top.rank == ACE:
             return "nothing goes on an Ace"
         return f"{head} cannot go on {top} (needs a card one rank lower than {top})"
+
+    def _explain_foundation(self, state: State, move: Move) -> str:
+        """Why a column-to-foundation ``move`` (foundations=cards) is not legal."""
+        n, source, target = self.n_columns, move.source, move.target
+        if not 1 <= int(source) <= n:
+            return f"there is no column {source} (columns 1-{n})"
+        if target != FOUNDATION and not 1 <= int(target[1:]) <= self.n_foundations:
+            return f"there is no foundation {target} (f1-f{self.n_foundations})"
+        pile = state.columns[int(source) - 1]
+        if not pile:
+            return f"column {source} is empty"
+        if move.count != 1:
+            return "only one card at a time goes to a foundation"
+        card = pile[-1]
+        want = self.foundation_for(state, card)
+        if want < 0:
+            need = "an empty foundation" if card.rank == ACE else \
+                f"the {Card(card.rank - 1, card.suit)} there first"
+            return f"{card} cannot go to a foundation (it needs {need})"
+        return f"{card} goes to f{want + 1}, not {target}"
 
 
 def _completed_run(pile: Pile, down: int) -> Pile:

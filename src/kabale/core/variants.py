@@ -28,8 +28,9 @@ OPTIONS: Mapping[str, Mapping[str, tuple[OptionValue, ...]]] = MappingProxyType(
             "decks": (1, 2),
             "scoring": ("standard", "vegas", "none"),
         },
-        "spider": {"suits": (4, 2, 1), "strict": (True, False)},
-        "spiderette": {"suits": (4, 2, 1), "strict": (True, False)},
+        "spider": {"suits": (4, 2, 1), "strict": (True, False), "foundations": ("runs", "cards")},
+        "spiderette": {"suits": (4, 2, 1), "strict": (True, False),
+                       "foundations": ("runs", "cards")},
     }
 )
 
@@ -120,6 +121,10 @@ class Variant:
 
     def __repr__(self) -> str:
         return f"Variant.parse({str(self)!r})"
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        # pickled as its canonical string: the options' read-only mapping does not pickle
+        return parse_variant, (str(self),)
 
     @classmethod
     def parse(cls, text: str) -> Variant:

@@ -5,7 +5,8 @@ Every move the rules could ever list in a variant has one number, in the rules' 
 
 - Klondike family (C columns, F foundations): ``i>f`` for each column, ``w>f``, every
   ``i:k>j`` (source i, target j != i, count k = 1..13), ``w>j``, ``fk>j``, then ``d``.
-- Spider family (C columns): every ``i:k>j``, then ``d``.
+- Spider family (C columns): every ``i:k>j``, then ``d``; with foundations=cards ``i>f``
+  for each column first.
 
 A run that moves is at most 13 cards (ranks fall by one along it), so 13 counts cover every
 column move; some numbers are never legal under some options (a count above 1 onto an empty
@@ -41,12 +42,14 @@ class ActionTable:
         n = rules.n_columns
         columns = [str(i + 1) for i in range(n)]
         moves: list[Move] = []
-        if isinstance(rules, KlondikeRules):
+        klondike = isinstance(rules, KlondikeRules)
+        if klondike or rules.cards_up:
             moves += [Move(c, FOUNDATION) for c in columns]
+        if klondike:
             moves.append(Move(WASTE, FOUNDATION))
         moves += [Move(a, b, k) for a in columns for b in columns if a != b
                   for k in range(1, MAX_RUN + 1)]
-        if isinstance(rules, KlondikeRules):
+        if isinstance(rules, KlondikeRules):  # (mypy keeps no narrowing in ``klondike``)
             moves += [Move(WASTE, c) for c in columns]
             moves += [Move(f"f{f + 1}", c) for f in range(rules.n_foundations) for c in columns]
         moves.append(Move(STOCK))

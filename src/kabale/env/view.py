@@ -56,6 +56,8 @@ class View:
         self.rules = rules
         self.klondike = isinstance(rules, KlondikeRules)
         self.open = self.klondike and bool(variant["open"])
+        # foundations built card by card (Klondike, Spider's foundations=cards): their heights
+        self.heights = self.klondike or bool(variant["foundations"] == "cards")
         n = rules.n_columns
         self.depth = column_depth(rules)
         self.stock_size = sum(place.column == IN_STOCK for place in rules.deal_places())
@@ -64,7 +66,7 @@ class View:
             "columns": _box(0, UNSEEN, (n, self.depth), np.int8),
             "down": _box(0, self.depth, (n,), np.int8),
             "stock": _box(0, self.stock_size, (1,), np.int16),
-            "foundations": _box(0, 13 if self.klondike else 4, (piles,), np.int8),
+            "foundations": _box(0, 13 if self.heights else 4, (piles,), np.int8),
         }
         if self.klondike:
             fields["waste"] = _box(0, UNSEEN - 1, (self.stock_size,), np.int8)
@@ -109,8 +111,9 @@ class View:
         arrays["stock"][0] = len(state.stock)
         last = self._last
         self._last = state
-        if isinstance(self.rules, KlondikeRules):
+        if self.heights:
             arrays["foundations"][:] = [len(pile) for pile in state.foundations]
+        if isinstance(self.rules, KlondikeRules):
             if last is None or state.waste is not last.waste:
                 _write(arrays["waste"], state.waste, 0)
             if last is None or state.stock is not last.stock:
@@ -118,7 +121,7 @@ class View:
                 _write(arrays["stock_cards"], state.stock, 0 if seen else len(state.stock))
             left = self.rules.passes_left(state)
             arrays["passes_left"][0] = -1 if left is None else left
-        else:
+        elif not self.heights:
             removed = arrays["foundations"]
             removed[:] = 0
             removed[:len(state.foundations)] = [run[0].suit + 1 for run in state.foundations]

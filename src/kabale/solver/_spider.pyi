@@ -13,6 +13,7 @@ class Halt:
 
 class SpiderBoard:
     nodes: int
+    cards_up: bool
     dead_ends: bool
     whole_runs: bool
     halt: Halt | None
@@ -28,7 +29,8 @@ class SpiderKernel(SpiderBoard):
     @property
     def left_out(self) -> bool: ...
     def __init__(self, strict: bool, total: int, columns: list[list[int]], down: list[int],
-                 stock: list[int], removed: int, table_mb: int) -> None: ...
+                 stock: list[int], removed: int, found: list[int] | None,
+                 table_mb: int) -> None: ...
     def run(self, max_nodes: int, max_seconds: float, noise: int = 0) -> tuple[int, Ops]: ...
     def sweep(self, max_nodes: int, max_seconds: float, budget: int,
               max_moves: int) -> tuple[int, Ops]: ...
@@ -40,10 +42,12 @@ class SpiderPhases(SpiderBoard):
     w_suited: int
     w_natural: int
     w_break: int
+    w_up: int
     last_factor: int
 
     def __init__(self, strict: bool, total: int, columns: list[list[int]], down: list[int],
-                 stock: list[int], removed: int, table_mb: int, pool_mb: int) -> None: ...
+                 stock: list[int], removed: int, found: list[int] | None, table_mb: int,
+                 pool_mb: int) -> None: ...
     def new_round(self) -> None: ...
     def start(self) -> bytes: ...
     def search(self, state: bytes, deal_first: bool, budget: int, want: int, max_nodes: int,

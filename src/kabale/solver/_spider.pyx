@@ -1,5 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""Spider-family search kernel (Spider and Spiderette, 1/2/4 suits, strict or not).
+"""Spider-family search kernel (Spider and Spiderette, 1/2/4 suits, strict or not, and
+foundations=runs or cards).
 
 Two searches share one board (_spider_board.pxi: packed columns, Zobrist-style keys,
 do/undo, move generation) and the fixed-size table of _common.pxi:
@@ -54,6 +55,22 @@ proved lost):
    one (rule 5 counts either as searched whole, not as left out).
 Completed King-to-Ace runs are removed and face-down cards turned as the rules do it
 (automatically), not as a pruning choice.
+
+Under foundations=cards (a column's top card goes alone to a foundation built up by suit,
+and never comes back; no run is removed) the rules above stand as follows:
+- Rule 1 holds as it is: every move to a foundation is generated too, none is forced or
+  pruned (one is not always safe: the card may be needed to hold a lower one).
+- Rule 2 holds: the foundations hold exactly the cards that are neither on the table nor
+  in the stock, and the stock's cards are fixed by its size, so the key of the columns and
+  the stock's size still names the whole position; the foundations do not depend on the
+  order of the columns.
+- Rules 3, 4 and 5 hold as they are: a move to a foundation changes no empty column, and
+  the phase searches generate it like any column move (it is tableau play, not a deal).
+- Rule 6 is switched off: its argument needs a suit completed as a run in one column,
+  which this rule never asks for (a suit is completed card by card on its foundation).
+- The searches for wins (``whole_runs``, the sweep, ``endgame_budget``) keep moves to a
+  foundation (without them no line could win). The sweep counts such a move free, like
+  turning a card: no line undoes it, so free moves still cannot cycle.
 
 A restriction for finding wins, outside rules 1-6: with ``whole_runs`` set (on either
 search), only whole runs move (onto a card or into an empty column). That space is far
@@ -113,8 +130,9 @@ cdef class SpiderKernel(SpiderBoard):
         self.ends.slab = NULL
 
     def __init__(self, bint strict, int total, list columns, list down, list stock,
-                 int removed, int table_mb):
-        SpiderBoard.__init__(self, strict, total, columns, down, stock, removed, table_mb)
+                 int removed, object found, int table_mb):
+        SpiderBoard.__init__(self, strict, total, columns, down, stock, removed, found,
+                             table_mb)
         self.cap_ops = 1024
         self.ops = <SMove*>malloc(self.cap_ops * sizeof(SMove))
         self.cap_frames = 1024
@@ -193,7 +211,7 @@ cdef class SpiderKernel(SpiderBoard):
         cdef SMove m
         cdef GMove* g
         cdef uint64_t used
-        if self.nrem * 13 == self.total:
+        if self._won():
             return 1
         table_seen_or_add(&self.table, self._hash())
         self.frames[0].start = self.mlen
@@ -232,7 +250,7 @@ cdef class SpiderKernel(SpiderBoard):
             if self._push(&m) != 0:
                 return -2
             self.nodes += 1
-            if self.nrem * 13 == self.total:
+            if self._won():
                 return 1
             # limits are checked on every position, also those the table turns away (a long
             # run of table hits must not outlast the time limit)
@@ -351,7 +369,7 @@ cdef class SpiderKernel(SpiderBoard):
                 self.mlen = start
                 return -2
             self.nodes += 1
-            if self.nrem * 13 == self.total:
+            if self._won():
                 return 1
             after = left - paid
             if self.slen == 0:

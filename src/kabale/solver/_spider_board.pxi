@@ -1,6 +1,8 @@
 # The Spider-family board shared by the kernel's searches (included by _spider.pyx): the
 # position on C arrays, Zobrist-style keys, do/undo of moves (with the automatic turning of
-# cards and removal of completed runs) and move generation in heuristic order.
+# cards and removal of completed runs) and move generation in heuristic order. Under the
+# option foundations=cards (``cards_up``) no run is removed; a column's top card goes to a
+# foundation instead (move kind UP), and ``fnd`` counts the copies of each card code there.
 
 DEF MAXC = 10
 DEF MAXL = 128
@@ -8,6 +10,8 @@ DEF MAXS = 128
 
 DEF MOVE = 0
 DEF DEAL = 1
+DEF UP = 2      # foundations=cards: the top card of column a to its foundation
+DEF UP_B = 15   # an UP move's ``b`` (no column has it: keeps by_prio a total order)
 
 cdef struct SMove:
     uint8_t kind
@@ -19,6 +23,7 @@ cdef struct SMove:
     uint16_t remflip    # columns that turned a card after the removal
     uint8_t remsuit[MAXC]
     uint8_t dealt
+    uint8_t card        # an UP move's card
     int16_t prio
     uint64_t hash_a     # a MOVE's two columns' keys and scores before it, which its undo
     uint64_t hash_b     # puts back instead of computing them again
@@ -83,6 +88,9 @@ cdef class SpiderBoard(Haltable):
     """A Spider-family position on C arrays, with do/undo of moves and move generation."""
 
     cdef int ncols, strict, total, nrem
+    cdef readonly bint cards_up  # foundations=cards (see the top of this file)
+    cdef uint8_t fnd[52]         # cards_up: copies of each card code on the foundations
+    cdef int nup                 # cards_up: cards on the foundations
     cdef public bint whole_runs  # move whole runs only: a search for wins (see _spider.pyx)
     cdef public bint dead_ends  # rule 6 applies (every card code at most once); tests may
                                 # switch it off to see the searches without it
@@ -91,7 +99,7 @@ cdef class SpiderBoard(Haltable):
     cdef int cdown[MAXC]
     cdef uint64_t colhash[MAXC]
     cdef int colscore[MAXC]
-    cdef public int w_empty, w_hidden, w_suited, w_natural, w_break
+    cdef public int w_empty, w_hidden, w_suited, w_natural, w_break, w_up
     cdef uint8_t S[MAXS]
     cdef int slen
     cdef Table table
@@ -106,14 +114,23 @@ cdef class SpiderBoard(Haltable):
         self.mbuf = NULL
 
     def __init__(self, bint strict, int total, list columns, list down, list stock,
-                 int removed, int table_mb):
+                 int removed, object found, int table_mb):
         """Load a position: columns bottom first, stock bottom first (top = next dealt to
-        column 1), ``removed`` runs already off, ``total`` cards in the variant."""
+        column 1), ``removed`` runs already off, ``total`` cards in the variant; ``found``
+        None under the runs rule, else (foundations=cards) the codes of the cards on the
+        foundations."""
         cdef int i, j
         self.strict = strict
         self.total = total
         self.ncols = len(columns)
         self.nrem = removed
+        self.cards_up = found is not None
+        memset(self.fnd, 0, 52)
+        self.nup = 0
+        for c in (found or ()):
+            self.fnd[c] += 1
+            self.nup += 1
+        self.w_up = 60
         self.w_empty = 60
         self.w_hidden = 40
         self.w_suited = 20
@@ -133,7 +150,8 @@ cdef class SpiderBoard(Haltable):
         for j in range(self.slen):
             self.S[j] = stock[j]
         cards = [c for col in columns for c in col] + list(stock)
-        self.dead_ends = len(set(cards)) == len(cards) and total == 52
+        # rule 6's argument needs runs completed in a column: not so under foundations=cards
+        self.dead_ends = len(set(cards)) == len(cards) and total == 52 and not self.cards_up
         self.whole_runs = 0
         if table_init(&self.table, <uint64_t>table_mb * 1024 * 1024, True) != 0:
             raise MemoryError("cannot allocate the transposition table")
@@ -197,10 +215,23 @@ cdef class SpiderBoard(Haltable):
             i -= 1
         return n
 
+    cdef inline bint _won(self) noexcept nogil:
+        """Every card off the table: in removed runs, or on the foundations."""
+        return self.nrem * 13 + self.nup == self.total
+
+    cdef inline bint _fits_up(self, int c) noexcept nogil:
+        """foundations=cards: whether card c goes to a foundation, i.e. some foundation of
+        its suit is one rank short of it. fnd[c - 1] counts the foundations of that suit up
+        to c's rank - 1 at least, fnd[c] those up to c's: one is exactly one rank short when
+        the first count is larger. An Ace always fits: the suit has a foundation for each
+        copy of it."""
+        return rank_of(c) == 1 or self.fnd[c - 1] > self.fnd[c]
+
     cdef void _remove_run(self, int t, SMove* m) noexcept nogil:
-        """Take off a completed King-to-Ace run on top of column t, as the rules do."""
+        """Take off a completed King-to-Ace run on top of column t, as the rules do (never
+        under foundations=cards)."""
         cdef int i, base, s
-        if self.clen[t] - self.cdown[t] < 13:
+        if self.cards_up or self.clen[t] - self.cdown[t] < 13:
             return
         base = self.clen[t] - 13
         s = suit_of(self.cols[t][base])
@@ -255,7 +286,19 @@ cdef class SpiderBoard(Haltable):
         m.remmask = 0
         m.remflip = 0
         m.flip = 0
-        if m.kind == MOVE:
+        if m.kind == UP:
+            s = m.a
+            m.hash_a = self.colhash[s]
+            m.score_a = self.colscore[s]
+            self.clen[s] -= 1
+            m.card = self.cols[s][self.clen[s]]
+            self.fnd[m.card] += 1
+            self.nup += 1
+            if self.clen[s] > 0 and self.cdown[s] == self.clen[s]:
+                self.cdown[s] -= 1
+                m.flip = 1
+            self._rehash_col(s)
+        elif m.kind == MOVE:
             s = m.a
             t = m.b
             m.hash_a = self.colhash[s]
@@ -290,7 +333,17 @@ cdef class SpiderBoard(Haltable):
     cdef void _undo(self, SMove* m) noexcept nogil:
         cdef int s, t, j
         self._unremove(m)
-        if m.kind == MOVE:
+        if m.kind == UP:
+            s = m.a
+            if m.flip:
+                self.cdown[s] += 1
+            self.cols[s][self.clen[s]] = m.card
+            self.clen[s] += 1
+            self.fnd[m.card] -= 1
+            self.nup -= 1
+            self.colhash[s] = m.hash_a
+            self.colscore[s] = m.score_a
+        elif m.kind == MOVE:
             s = m.a
             t = m.b
             if m.flip:
@@ -372,6 +425,14 @@ cdef class SpiderBoard(Haltable):
                 p -= 5
         return p + n
 
+    cdef int _prio_up(self, int s) noexcept nogil:
+        """Heuristic order of sending column s's top card up: low cards first, before
+        column moves when it uncovers a card."""
+        cdef int p = 60 - 2 * rank_of(self.cols[s][self.clen[s] - 1])
+        if self.clen[s] - 1 == self.cdown[s] and self.cdown[s] > 0:
+            p += 30 + 3 * self.cdown[s]
+        return p
+
     cdef int _gen(self) noexcept nogil:
         cdef int start = self.mlen, s, t, n, run, top, need, first_empty, empties = 0, i, j
         cdef GMove tmp
@@ -382,6 +443,9 @@ cdef class SpiderBoard(Haltable):
             run = self._run_len(s)
             if run == 0:
                 continue
+            if self.cards_up and self._fits_up(self.cols[s][self.clen[s] - 1]):
+                if self._add(UP, s, UP_B, 1, self._prio_up(s)) != 0:
+                    return -1
             top = rank_of(self.cols[s][self.clen[s] - 1])
             first_empty = 1
             for t in range(self.ncols):

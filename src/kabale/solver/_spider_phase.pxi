@@ -55,10 +55,12 @@ cdef class SpiderPhases(SpiderBoard):
         self.kcap = 0
 
     def __init__(self, bint strict, int total, list columns, list down, list stock,
-                 int removed, int table_mb, int pool_mb):
+                 int removed, object found, int table_mb, int pool_mb):
         """As SpiderBoard; ``pool_mb`` bounds the positions kept (pool and heap)."""
-        SpiderBoard.__init__(self, strict, total, columns, down, stock, removed, table_mb)
-        self.sb = 2 * self.ncols + 2 + total
+        SpiderBoard.__init__(self, strict, total, columns, down, stock, removed, found,
+                             table_mb)
+        # columns and counts, then (foundations=cards) the foundations' copies of each card
+        self.sb = 2 * self.ncols + 2 + total + (52 if self.cards_up else 0)
         cdef uint64_t per_node = self.sb + sizeof(PNode) + sizeof(int64_t) + sizeof(int32_t)
         self.cap = <int>min(<uint64_t>pool_mb * 1024 * 1024 // per_node, 50_000_000)
         self.pool = <PNode*>malloc(self.cap * sizeof(PNode))
@@ -92,6 +94,8 @@ cdef class SpiderPhases(SpiderBoard):
         memset(p + k, 0, self.sb - k)  # the same position always packs to the same bytes
         p[2 * self.ncols] = self.slen
         p[2 * self.ncols + 1] = self.nrem
+        if self.cards_up:
+            memcpy(p + self.sb - 52, self.fnd, 52)
 
     cdef void _unpack(self, int idx) noexcept nogil:
         """Load slot idx onto the board (the stock's cards never change, only its size)."""
@@ -105,6 +109,9 @@ cdef class SpiderPhases(SpiderBoard):
             self._rehash_col(i)
         self.slen = p[2 * self.ncols]
         self.nrem = p[2 * self.ncols + 1]
+        if self.cards_up:
+            memcpy(self.fnd, p + self.sb - 52, 52)
+            self.nup = self.total - (k - 2 * self.ncols - 2) - self.slen
 
     cdef int _add_node(self, int parent, SMove* m, bint winning=False) noexcept nogil:
         """Pack the board as a new node reached from ``parent`` by ``m``; -1 if the pool is
@@ -156,9 +163,10 @@ cdef class SpiderPhases(SpiderBoard):
 
     # ---------------------------------------------------------------- evaluation
     cdef int _score(self) noexcept nogil:
-        """Progress of the board: 1000 per run off, plus each column's share (see
-        SpiderBoard._rehash_col: empty columns, cards turned, cards on the next rank)."""
-        cdef int e = 1000 * self.nrem, i
+        """Progress of the board: 1000 per run off (w_up per card on a foundation), plus
+        each column's share (see SpiderBoard._rehash_col: empty columns, cards turned, cards
+        on the next rank)."""
+        cdef int e = 1000 * self.nrem + self.w_up * self.nup, i
         for i in range(self.ncols):
             e += self.colscore[i]
         return e
@@ -238,7 +246,7 @@ cdef class SpiderPhases(SpiderBoard):
                 self._apply(&m)
                 self.nodes += 1
                 made += 1
-                if self.nrem * 13 == self.total:
+                if self._won():
                     self.won = self._add_node(idx, &m, True)
                     return FOUND
                 if not table_seen_or_add(&self.table, self.keys[j]):
@@ -306,7 +314,7 @@ cdef class SpiderPhases(SpiderBoard):
             self._apply(&m)
             self.nodes += 1
             head = bytes((DEAL, 0, 0, 0))
-        if self.nrem * 13 == self.total:
+        if self._won():
             return 1, head
         if table_seen_or_add(&self.table, self._hash()) or self._dead():
             self.exhaustive = True  # searched from another position of this round, or lost

@@ -118,17 +118,23 @@ Chain = tuple["Chain", bytes] | None
 PER_SEARCH = 16  # positions one phase search passes on (more would be near-duplicates)
 
 
-Args = tuple[bool, int, list[list[int]], list[int], list[int], int]
-Ops = list[tuple[int, int, int, int]]  # the kernels' moves: (kind, a, b, n), kind 1 a deal
+Args = tuple[bool, int, list[list[int]], list[int], list[int], int, list[int] | None]
+# the kernels' moves: (kind, a, b, n), kind 0 a column move, 1 a deal, 2 column a's top
+# card to its foundation (foundations=cards)
+Ops = list[tuple[int, int, int, int]]
+DEAL, UP = 1, 2
 
 
 def kernel_args(game: Game) -> Args:
     """The kernels' first arguments for the game's current position: strict rule, cards in
-    the variant, columns, face-down counts, stock (card codes, bottom first), runs off."""
+    the variant, columns, face-down counts, stock (card codes, bottom first), runs off, and
+    under foundations=cards the codes of the cards on the foundations (else None)."""
     s = game.state
+    cards_up = game.variant["foundations"] == "cards"
     return (bool(game.variant["strict"]), 52 if game.variant.family == "spiderette" else 104,
             [[code(c) for c in col] for col in s.columns], list(s.down),
-            [code(c) for c in s.stock], len(s.foundations))
+            [code(c) for c in s.stock], 0 if cards_up else len(s.foundations),
+            [code(c) for pile in s.foundations for c in pile] if cards_up else None)
 
 
 def run_spider(game: Game, max_seconds: float, max_nodes: int,
@@ -360,5 +366,6 @@ def unchain(chain: Chain) -> Ops:
 
 
 def notation(ops: Ops) -> list[str]:
-    """The kernels' operations (kind 1 = deal) in explicit notation."""
-    return ["d" if kind == 1 else f"{a + 1}:{n}>{b + 1}" for kind, a, b, n in ops]
+    """The kernels' operations in explicit notation."""
+    return ["d" if kind == DEAL else f"{a + 1}>f" if kind == UP else f"{a + 1}:{n}>{b + 1}"
+            for kind, a, b, n in ops]

@@ -9,7 +9,8 @@ Layout of the object (every pile bottom card first, top card last):
   the top goes to column 1, the card before it to column 2, and so on.
 - ``"waste"`` (Klondike, only when not empty): bottom first, the playable card last.
 - ``"foundations"`` (only when not empty): Klondike: one pile per foundation in kabale's
-  order f1..f4 = S H D C (f5..f8 again in Double Klondike), Ace first. Spider family: the
+  order f1..f4 = S H D C (f5..f8 again in Double Klondike), Ace first; so too the Spider
+  family with foundations=cards, in its order (core/spider.py). Spider family otherwise: the
   removed runs, each written Ace first as Solvitaire builds its foundations.
 
 - ``"kabale variant"``: kabale's own key (Solvitaire reads the keys it knows and ignores
@@ -29,6 +30,7 @@ from typing import Any
 
 from ..core import Card, Game, InvalidDealError, NotationError, State, Variant, parse_variant
 from ..core.cards import card_of
+from ..core.deal import fresh_deck
 from ..core.errors import quoted
 
 VARIANT_KEY = "kabale variant"
@@ -72,12 +74,22 @@ def to_solvitaire(game: Game) -> dict[str, Any]:
     if state.waste:
         data["waste"] = [card_text(card) for card in state.waste]
     if any(state.foundations):
-        if game.variant.family == "klondike":
+        if _foundation_suits(game.variant):
             data["foundations"] = [[card_text(c) for c in pile] for pile in state.foundations]
         else:
             data["foundations"] = [[card_text(c) for c in reversed(pile)]
                                    for pile in state.foundations]
     return data
+
+
+def _foundation_suits(variant: Variant) -> list[int]:
+    """The suit of each foundation where foundations are built by suit from the Ace
+    (Klondike; the Spider family with foundations=cards), else [] (removed runs)."""
+    if variant.family == "klondike":
+        return [k % 4 for k in range(4 * int(variant["decks"]))]
+    if variant["foundations"] == "cards":
+        return [k % int(variant["suits"]) for k in range(len(fresh_deck(variant)) // 13)]
+    return []
 
 
 def _piles(data: dict[str, Any], key: str) -> list[list[tuple[Card, bool]]]:
@@ -171,12 +183,13 @@ def from_solvitaire(variant: str | Variant | None, data: dict[str, Any]) -> Game
              and (not any_down or down == [n - 1 for n in shape]))
     if fresh:
         return Game.from_deck(parsed, _deck_of_deal(parsed, columns, stock))
-    if parsed.family == "klondike":
-        piles: list[tuple[Card, ...]] = [()] * (4 * int(parsed["decks"]))
+    suits = _foundation_suits(parsed)
+    if suits:
+        piles: list[tuple[Card, ...]] = [()] * len(suits)
         for pile in foundations:
             if pile:
-                slot = next((k for k in range(int(pile[0].suit), len(piles), 4) if not piles[k]),
-                            None)
+                slot = next((k for k, suit in enumerate(suits)
+                             if suit == pile[0].suit and not piles[k]), None)
                 if slot is None:
                     raise InvalidDealError("too many foundation piles of one suit")
                 piles[slot] = tuple(pile)
