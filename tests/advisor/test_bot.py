@@ -8,7 +8,9 @@ import pytest
 from advice_games import played
 
 from kabale import Game, KabaleError
-from kabale.advisor import EFFORTS, Bot, autoplay, hint
+from kabale.advisor import EFFORTS, Bot, autoplay, hint, knowledge
+from kabale.advisor.bot import MAX_MOVING_ON, decision_seed
+from kabale.advisor.choose import choose
 from kabale.advisor.effort import scaled
 from kabale.advisor.tips import REASONS
 from kabale.solver.batch import solve_states
@@ -29,8 +31,34 @@ def test_autoplay_plays_legal_moves_to_an_end(variant: str) -> None:
     for move in done.history:
         replay.play(move)  # the checked path accepts every move
     assert replay.state == done.state
-    if done.outcome == "playing" and done.moves_made < 300:  # the bot gave up: hopeless
-        assert Bot(effort, seed=1).choose(done) is None
+    if done.outcome == "playing" and done.moves_made < 300:  # the bot gave up
+        choice = choose(done, knowledge(done), effort,
+                        decision_seed(1, done.moves_made))
+        assert choice.hopeless or not choice.ranked or choice.moves_on
+
+
+#: the first 97 moves of Spiderette deal 4 as the bot played it at effort normal: after them
+#: no plan the search finds shows a card (its search is cut: thousands of positions)
+WANDERING = ("2>6 7>4 d 1>6 1>3 5>1 5>4 2>1 4>1 4>6 5>1 1>5 d 3>5 1>3 2>3 4>2 6>1 7>6 5>7 "
+             "5>4 6>4 d 5>2 4>2 d 5>3 6>5 4>6 4>1 3>7 5>3 6>1 6>5 5>3 3>7 6>3 5>6 4>3 1>5 "
+             "1>3 5>3 7>1 4>1 3>5 3>7 5>7 6>5 3>4 6>3 6>2 3>2 5>2 4>2 7>5 7>2 5>2 4>3 2>5 "
+             "2>7 5>7 2>3 1>5 7>1 5>7 1>5 1>3 5>3 1>6 4>1 7>4 3>7 3>6 4>6 7>4 7>3 4>3 6>4 "
+             "6>7 4>7 3>4 7>3 4>7 6>4 6>5 4>5 7>6 3>7 6>5 3>4 5>3 4>5 3:8>4 3>1 4>1 6>4 6>2")
+
+
+def test_a_bot_that_can_only_move_on_compares_few_plans_and_gives_up() -> None:
+    game = Game.new("spiderette", 4)
+    for move in WANDERING.split():
+        game.play(move)
+    effort = EFFORTS["spiderette"]["quick"]
+    choice = choose(game, knowledge(game), effort, 1)
+    assert choice.moves_on and not choice.hopeless
+    assert 2 <= len(choice.ranked) <= max(2, effort.solves // 4)
+    bot = Bot("quick", seed=1)
+    while (move := bot.choose(game)) is not None:
+        game.play(move)
+    assert game.outcome == "playing" and game.legal_moves()  # given up, not stuck
+    assert game.moves_made - 97 < (MAX_MOVING_ON + 1) * 10
 
 
 def test_the_bot_is_repeatable_for_a_seed() -> None:

@@ -13,6 +13,11 @@ from .worlds import rng_for
 #: autoplay gives up after this many moves (a bot never needs as many: each plan shows a card)
 MAX_MOVES = 5000
 
+#: the bot gives up after this many choices in a row that only move on (Choice.moves_on):
+#: by then the positions near the start have been searched from many places without a card
+#: to show, and wandering further costs a choice's budget each time
+MAX_MOVING_ON = 20
+
 
 def decision_seed(seed: int | None, moves_made: int) -> int | None:
     """The seed of the choice made after ``moves_made`` moves: each choice draws fresh
@@ -24,7 +29,8 @@ def decision_seed(seed: int | None, moves_made: int) -> int | None:
 
 class Bot:
     """A player that sees only what a player sees. ``choose(game)`` returns its move, or
-    None when it gives up (nothing it can do will show a card or win). It follows the plan
+    None when it gives up (nothing it can do will show a card or win, or it has only moved
+    on for ``MAX_MOVING_ON`` choices in a row). It follows the plan
     it chose until the plan's last move shows a card, then chooses again; ``scheme`` is
     "plans" (the default) or "vote" (plain voting, to measure against); ``stock_known`` is
     a benchmark setting in which the Klondike stock's order is known from the start."""
@@ -43,6 +49,7 @@ class Bot:
         self._game: weakref.ref[Game] | None = None
         self._after: list[Move] = []
         self._rest: list[Move] = []
+        self._moving_on = 0  # choices in a row that only moved on, in that game
 
     def choose(self, game: Game) -> Move | None:
         """The bot's move in ``game``'s position (None: it gives up, or the game is over)."""
@@ -56,7 +63,10 @@ class Bot:
             level = effort_for(game.variant, self.effort)
             choice = choose(game, k, level, decision_seed(self.seed, game.moves_made),
                             self.scheme)
-            if choice.hopeless or not choice.ranked:
+            same_game = self._game is not None and self._game() is game
+            self._moving_on = self._moving_on + 1 if choice.moves_on and same_game else \
+                int(choice.moves_on)
+            if choice.hopeless or not choice.ranked or self._moving_on > MAX_MOVING_ON:
                 self._rest = []
                 return None
             move, *self._rest = choice.ranked[0].plan.moves

@@ -56,11 +56,14 @@ class Scored:
 @dataclass(frozen=True)
 class Choice:
     """The plans of one position, best first; ``hopeless`` when nothing can show a card or
-    win (the game cannot be won) and ``exact`` when every card was known."""
+    win (the game cannot be won), ``exact`` when every card was known, and ``moves_on``
+    when no plan found shows a card or wins (the plans only move on to positions not yet
+    played, in the hope of one that does)."""
 
     ranked: list[Scored]
     hopeless: bool
     exact: bool
+    moves_on: bool = False
 
 
 def choose(game: Game, k: Knowledge, effort: Effort, seed: int | None,
@@ -89,8 +92,12 @@ def choose(game: Game, k: Knowledge, effort: Effort, seed: int | None,
         count = 0  # before Spider's last deal small solves hardly ever win (value.py)
     solved = solve_states(game.variant, positions[:count], effort.chance_nodes, lines=True)
     wins = [v.line for v in solved if v.status == "solved" and v.line]
-    plans = _distinct(found + [planner.plan_of(line) for line in wins]) or \
-        [planner.with_tips(plan) for plan in reached]
+    plans = _distinct(found + [planner.plan_of(line) for line in wins])
+    moves_on = not plans
+    if moves_on:
+        # the nearest ones only (the search's order): each plan compared costs at least one
+        # solve, and a position whose search was cut may reach thousands
+        plans = [planner.with_tips(plan) for plan in reached[:max(2, effort.solves // 4)]]
     if not plans:
         return Choice([], not cut, False)
     if scheme == "vote":
@@ -101,7 +108,7 @@ def choose(game: Game, k: Knowledge, effort: Effort, seed: int | None,
         ranked = [Scored(plans[0], 0, 0)]
     else:
         ranked = _halving(game, planner, plans, positions, effort)
-    return Choice(ranked, False, False)
+    return Choice(ranked, False, False, moves_on)
 
 
 def _distinct(plans: list[Plan]) -> list[Plan]:
