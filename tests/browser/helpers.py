@@ -97,7 +97,7 @@ def moves_made(page: Page) -> int:
 
 
 def wait_moves(page: Page, n: int) -> None:
-    page.wait_for_function("n => window.kabale.body().observation.moves_made === n", arg=n)
+    page.wait_for_function("n => window.kabale?.body()?.observation?.moves_made === n", arg=n)
 
 
 def geometry(page: Page) -> dict[str, Any]:

@@ -83,7 +83,8 @@ def test_a_deal_link_while_a_game_runs_asks_first(server: LiveServer, browser: B
     assert body(page)["id"] == game and "deal=klondike" in page.url
     page.goto(f"{server.url}/?deal=spider%3Asuits%3D2%2342")
     page.get_by_role("button", name="Start the linked deal").click()
-    page.wait_for_function("() => window.kabale.body().observation.deal_id === 'spider:suits=2#42'")
+    page.wait_for_function(
+        "() => window.kabale?.body()?.observation?.deal_id === 'spider:suits=2#42'")
     after = stats(server, "klondike:draw=3")
     assert after["played"] == before + 1 and after["recent"][-1]["result"] == "lost"
     context.close()
@@ -134,7 +135,7 @@ def test_vegas_money_and_running_balance(server: LiveServer, browser: Browser) -
     wait_moves(page, 1)
     page.click("#btn-new")
     page.click("#new-go")                            # the same variant, a random deal
-    page.wait_for_function("() => window.kabale.body().observation.moves_made === 0")
+    page.wait_for_function("() => window.kabale?.body()?.observation?.moves_made === 0")
     expect(page.locator("#balance")).not_to_have_text(start)
     value = lambda text: int(text.replace("$", "").replace("−", "-").replace(",", ""))  # noqa: E731
     expect(page.locator("#balance-box")).to_be_visible()

@@ -113,7 +113,7 @@ def test_a_winnable_graded_deal_shows_its_grade_and_measure(server: LiveServer,
     context, page = new_page(browser, 1200, 820)
     open_game(page, f"{server.url}/?deal=klondike%237")
     pick_deal(page, "klondike", "winnable", "hard")
-    page.wait_for_function("() => window.kabale.body().deal.grade === 'hard'")
+    page.wait_for_function("() => window.kabale?.body()?.deal?.grade === 'hard'")
     data = body(page)
     assert data["observation"]["deal_id"] is None and data["deal"]["winnable"] is True
     low, high = data["deal"]["band"]
@@ -133,7 +133,7 @@ def test_two_browsers_get_the_same_daily_deal(server: LiveServer, browser: Brows
         context, page = new_page(browser, 1000, 760)
         open_game(page, f"{server.url}/?deal=klondike%237")
         pick_deal(page, "spiderette", "daily")
-        page.wait_for_function("() => window.kabale.body().deal.daily !== null")
+        page.wait_for_function("() => window.kabale?.body()?.deal?.daily !== null")
         expect(page.locator("#deal-tags")).to_contain_text("Daily")
         data = body(page)
         seen.append((data["observation"], data["id"]))
@@ -150,7 +150,7 @@ def test_demo_plays_until_stopped(server: LiveServer, browser: Browser) -> None:
     page.click("#btn-demo")
     expect(page.locator("#demo-bar")).to_be_visible()
     expect(page.locator("#btn-demo")).to_have_attribute("aria-pressed", "true")
-    page.wait_for_function("() => window.kabale.body().observation.moves_made >= 3",
+    page.wait_for_function("() => window.kabale?.body()?.observation?.moves_made >= 3",
                            timeout=30000)
     page.click("#demo-stop")
     expect(page.locator("#demo-bar")).to_be_hidden()
@@ -201,7 +201,7 @@ def test_a_lost_game_looks_back_and_replays_from_the_move_that_lost(
     page.click("#review-back")
     expect(page.locator("#review-step")).to_have_text("After move 4 of 24, every card face up")
     page.click("#review-replay")
-    page.wait_for_function("() => window.kabale.body().deal.replay_of")
+    page.wait_for_function("() => window.kabale?.body()?.deal?.replay_of")
     data = body(page)
     assert data["status"] == "playing" and data["assisted"] is True
     assert data["observation"]["moves_made"] == 4

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from helpers import settle, wait_moves
 from liveserver import LiveServer
 from playwright.sync_api import Page, expect
 
@@ -42,15 +43,6 @@ SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 def name(code: str) -> str:
     """A card's English name: "queen of hearts"."""
     return f"{RANK_NAMES[code[0]]} of {SUIT_NAMES[code[1]]}"
-
-
-def settle(page: Page) -> None:
-    """Wait until no card is still flying (the animations have run out)."""
-    page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")
-
-
-def wait_moves(page: Page, n: int) -> None:
-    page.wait_for_function("n => window.kabale.body().observation.moves_made === n", arg=n)
 
 
 def drag(page: Page, source: str, target: str) -> None:
@@ -168,7 +160,7 @@ def test_spider_deal_new_game_dialog_and_stats(server: LiveServer, page: Page,
     page.fill("#new-seed", "12")
     page.click("#new-go")
     page.wait_for_function(
-        "() => window.kabale.body().observation.deal_id === 'spiderette:suits=1#12'")
+        "() => window.kabale?.body()?.observation?.deal_id === 'spiderette:suits=1#12'")
     assert page.locator("#table .card[data-code]").count() == 7
     assert "deal=spiderette" in page.url
     settle(page)
@@ -234,7 +226,7 @@ def test_a_random_deal_stays_secret_until_copy_link_reveals_it(server: LiveServe
     # Accepted: the server records the reveal, the page shows the number (shortened) and the link.
     page.click("#btn-copy")
     page.locator("#ask-buttons button").first.click()
-    page.wait_for_function("() => window.kabale.body().observation.deal_id !== null")
+    page.wait_for_function("() => window.kabale?.body()?.observation?.deal_id !== null")
     deal_id = body(page)["observation"]["deal_id"]
     assert deal_id.startswith("spider:suits=1#")
     number = deal_id.rpartition("#")[2]

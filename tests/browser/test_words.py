@@ -95,7 +95,7 @@ def test_no_english_left(server: LiveServer, browser: Browser, lang: str) -> Non
     context, page = new_page(browser, 1366, 657, {"lang": lang})
     open_game(page, f"{server.url}/?deal=klondike%3Adraw%3D3%2Cpasses%3D3%2Cscoring%3Dvegas%2342")
     page.click('#table .card[data-pile="d"][role="button"]')   # a move, so the echo speaks
-    page.wait_for_function("() => window.kabale.body().observation.moves_made === 1")
+    page.wait_for_function("() => window.kabale?.body()?.observation?.moves_made === 1")
     english = english_only_words(page, lang)
     assert {"klondike", "spider", "column", "stock", "undo", "foundation"} <= english
     text = all_text(page)
