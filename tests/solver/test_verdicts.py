@@ -165,6 +165,29 @@ def decided(variant: Variant, make: Callable[[Variant, random.Random], State], s
             yield game, truth
 
 
+def balanced(variant: Variant, make: Callable[[random.Random, int], State],
+             keep: Callable[[State], bool], seed: str,
+             limit: int) -> Iterator[tuple[Game, bool]]:
+    """Positions from ``make`` (given the generator seeded with ``seed`` and the try's number)
+    that ``keep`` accepts and the brute force decides, with their verdicts, until CASES // 2
+    of each verdict have come; fails after ``limit`` tries."""
+    rng = random.Random(seed)
+    verdicts = {True: 0, False: 0}
+    tries = 0
+    while min(verdicts.values()) < CASES // 2:
+        tries += 1
+        assert tries < limit, f"too few won or lost positions: {verdicts}"
+        state = make(rng, tries)
+        if not keep(state):
+            continue
+        game = Game.from_position(variant, state)
+        truth = brute_force(game)
+        if truth is None:
+            continue
+        verdicts[truth] += 1
+        yield game, truth
+
+
 VARIANTS = [
     "klondike:open=true", "klondike:draw=3,open=true", "klondike:back=false,open=true",
     "klondike:draw=3,back=false,open=true", "klondike:passes=1", "klondike:draw=3,passes=3",
@@ -367,22 +390,10 @@ def test_weakly_dominated_cards_go_up(name: str) -> None:
     from the foundations: on positions where that is more than the classic measure would
     send up, verdicts match the brute force, wins and losses both."""
     variant = parse_variant(name)
-    rng = random.Random("weakly dominated " + name)
-    verdicts = {True: 0, False: 0}
-    tries = 0
-    while min(verdicts.values()) < CASES // 2:
-        tries += 1
-        assert tries < 2000, f"too few won or lost positions: {verdicts}"
-        state = near_position(variant, rng)
-        if not newly_dominated(state):
-            continue
-        game = Game.from_position(variant, state)
-        truth = brute_force(game)
-        if truth is None:
-            continue
-        verdicts[truth] += 1
+    for game, truth in balanced(variant, lambda rng, _: near_position(variant, rng),
+                                newly_dominated, "weakly dominated " + name, 2000):
         result = solve(game, max_seconds=None)
-        assert result.status == ("solved" if truth else "unsolvable"), (name, state)
+        assert result.status == ("solved" if truth else "unsolvable"), (name, game.state)
         if truth:
             assert wins(game, result.moves)
 
@@ -449,22 +460,14 @@ def test_dominated_card_verdicts(name: str) -> None:
     positions where it keeps up more than the cards above the lowest foundation: verdicts
     match the brute force, wins and losses both."""
     variant = parse_variant(name)
-    rng = random.Random("dominated " + name)
-    verdicts = {True: 0, False: 0}
-    tries = 0
-    while min(verdicts.values()) < CASES // 2:
-        tries += 1
-        assert tries < 500, f"too few won or lost positions: {verdicts}"
-        state = klondike_position(variant, rng) if tries % 2 else run_position(rng)
-        if not dominated_above_lowest(state):
-            continue
-        game = Game.from_position(variant, state)
-        truth = brute_force(game)
-        if truth is None:
-            continue
-        verdicts[truth] += 1
+
+    def make(rng: random.Random, tries: int) -> State:
+        return klondike_position(variant, rng) if tries % 2 else run_position(rng)
+
+    for game, truth in balanced(variant, make, dominated_above_lowest, "dominated " + name,
+                                500):
         result = solve(game, max_seconds=None)
-        assert result.status == ("solved" if truth else "unsolvable"), (name, state)
+        assert result.status == ("solved" if truth else "unsolvable"), (name, game.state)
 
 
 @pytest.mark.parametrize("name", ["klondike:open=true", "klondike:draw=3,open=true"])
