@@ -97,7 +97,7 @@ def choose(game: Game, k: Knowledge, effort: Effort, seed: int | None,
     if moves_on:
         # the nearest ones only (the search's order): each plan compared costs at least one
         # solve, and a position whose search was cut may reach thousands
-        plans = [planner.with_tips(plan) for plan in reached[:max(2, effort.solves // 4)]]
+        plans = reached[:max(2, effort.solves // 4)]
     if not plans:
         return Choice([], not cut, False)
     if scheme == "vote":

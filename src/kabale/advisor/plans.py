@@ -24,7 +24,7 @@ from ..core.game import Rules
 from ..core.klondike import KlondikeRules
 from ..core.notation import parse_move_text
 from .knowledge import Knowledge, sight
-from .tips import tip_score
+from .tips import step_points, tip_score
 
 
 def explicit_move(text: str) -> Move:
@@ -130,16 +130,12 @@ class Planner:
         return out
 
     def plans(self, limit: int) -> tuple[list[Plan], list[Plan], bool]:
-        """The plans from the start, shortest first, exploring at most ``limit`` positions:
-        (plans that show a card or win, with their tips; plans that only move on to a
-        position the game has not been in, without them; whether the search was cut)."""
+        """The plans from the start, shortest first, exploring at most ``limit`` positions,
+        each with its tips: (plans that show a card or win; plans that only move on to a
+        position the game has not been in; whether the search was cut)."""
         found, closure, cut = self.explore(self.start, limit)
-        reached = [Plan(moves, False) for key, _, moves in closure if key not in self.k.visited]
-        return [self.with_tips(p) for p in found], reached, cut
-
-    def with_tips(self, plan: Plan) -> Plan:
-        """The plan with its tips score (tips.py) from the start."""
-        return Plan(plan.moves, plan.reveals, tip_score(self.rules, self.start, plan.moves))
+        reached = [plan for key, _, plan in closure if key not in self.k.visited]
+        return found, reached, cut
 
     def reach(self, start: State, limit: int) -> list[State]:
         """Up to ``limit`` positions that ``start`` (a position of any world of the
@@ -147,51 +143,55 @@ class Planner:
         return [state for _, state, _ in self.explore(start, limit)[1]]
 
     def explore(self, start: State, limit: int) -> tuple[
-            list[Plan], list[tuple[Hashable, State, tuple[Move, ...]]], bool]:
+            list[Plan], list[tuple[Hashable, State, Plan]], bool]:
         """Search from ``start`` over the moves that show nothing until ``limit`` positions
         are found: (the plans that show a card or win, the positions reached with their
-        sight and moves, whether the search was cut). Positions are taken best first by
-        their moves so far plus the fewest face-up cards that cover a face-down one (a lower
+        sight and the plan that reaches them, whether the search was cut); each plan's tips
+        are summed step by step along the search. Positions are taken best first by their
+        moves so far plus the fewest face-up cards that cover a face-down one (a lower
         bound of the moves to the nearest card to turn, when each move shifts one pile), so
         that the cards nearest to being turned are found within the limit."""
         rules = self.rules
         seen = {sight(start, self.symmetric)}
-        queue: list[tuple[int, int, State, tuple[Move, ...]]] = [(0, 0, start, ())]
+        queue: list[tuple[int, int, State, Plan]] = [(0, 0, start, Plan((), False))]
         found: list[Plan] = []
-        closure: list[tuple[Hashable, State, tuple[Move, ...]]] = []
+        closure: list[tuple[Hashable, State, Plan]] = []
         while queue and len(seen) <= limit:
-            _, _, state, moves = heapq.heappop(queue)
+            _, _, state, plan = heapq.heappop(queue)
             if rules.is_won(state):
-                found.append(Plan(moves, False))
+                found.append(plan)
                 continue
             for step, after, shows in self.steps(state):
-                line = (*moves, *step)
+                line = Plan((*plan.moves, *step), shows,
+                            plan.tips + step_points(rules, state, after, step))
                 if shows:
-                    found.append(Plan(line, True))
+                    found.append(line)
                     continue
                 key = sight(after, self.symmetric)
                 if key in seen or len(seen) > limit:
                     continue
                 seen.add(key)
-                heapq.heappush(queue, (len(line) + _cover(after), len(seen), after, line))
+                heapq.heappush(queue, (len(line.moves) + _cover(after), len(seen), after, line))
                 closure.append((key, after, line))
         return found, closure, bool(queue)
 
     def plan_of(self, line: tuple[str, ...]) -> Plan:
         """The plan a winning line of some world (explicit notation, solver/batch.py)
         starts with: its moves up to the first one that shows a card (or the whole line,
-        which then wins without showing one), as the rules' legal moves."""
+        which then wins without showing one), as the rules' legal moves, with its tips."""
         state = self.start
         moves: list[Move] = []
+        reveals = False
         for text in line:
             wanted = explicit_move(text)
             move = next(m for m in self.rules.legal_moves(state) if m == wanted)
             moves.append(move)
             after = self.rules.apply(state, move)
             if self.reveals(state, after):
-                return self.with_tips(Plan(tuple(moves), True))
+                reveals = True
+                break
             state = after
-        return self.with_tips(Plan(tuple(moves), False))
+        return Plan(tuple(moves), reveals, tip_score(self.rules, self.start, tuple(moves)))
 
 
 def _cover(state: State) -> int:

@@ -49,11 +49,18 @@ def effects(rules: Rules, before: State, after: State, moves: tuple[Move, ...]) 
     return found
 
 
-def step_tips(rules: Rules, before: State, after: State, moves: tuple[Move, ...]) -> int:
-    """What a step is worth to the tips: its effects' points, less one a move, and far more
-    when it wins."""
-    points = sum(POINTS[key] for key in effects(rules, before, after, moves)) - len(moves)
-    return points + 100 * rules.is_won(after)
+def step_points(rules: Rules, before: State, after: State, moves: tuple[Move, ...]) -> int:
+    """What a step from ``before`` to ``after`` is worth to the tips: its effects' points,
+    the stock's once a press, less one a move, and far more when it wins. Equal to the sum
+    over its moves one at a time, without replaying them: a step of several moves is
+    Klondike's presses then at most one waste play, and presses change nothing but the stock
+    and the waste, so every other effect belongs to the last move."""
+    done = effects(rules, before, after, moves)
+    presses = sum(m.is_stock for m in moves)
+    points = sum(POINTS[key] for key in done if key not in ("draws", "deals"))
+    points += presses * (POINTS["draws"] if isinstance(rules, KlondikeRules) else
+                         POINTS["deals"])
+    return points - len(moves) + 100 * rules.is_won(after)
 
 
 def tip_score(rules: Rules, state: State, moves: tuple[Move, ...]) -> int:
@@ -62,7 +69,7 @@ def tip_score(rules: Rules, state: State, moves: tuple[Move, ...]) -> int:
     score = 0
     for move in moves:
         after = rules.apply(state, move)
-        score += step_tips(rules, state, after, (move,))
+        score += step_points(rules, state, after, (move,))
         state = after
     return score
 
