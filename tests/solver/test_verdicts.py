@@ -13,64 +13,14 @@ import random
 from collections.abc import Callable, Iterator
 
 import pytest
+from brute import brute_force, wins
 
 from kabale import Game, State, Variant, parse_variant
-from kabale.core.cards import Card, Suit, parse_card
+from kabale.core.cards import Card, Suit
 from kabale.core.deal import fresh_deck
-from kabale.core.state import Move
 from kabale.solver import solve
 
-LIMIT = 6_000  # positions the brute force may visit before a case is replaced by another
 CASES = 6  # positions checked per variant
-
-
-def key(state: State, counts_passes: bool, klondike: bool) -> tuple[object, ...]:
-    """The position up to what cannot matter: the pass count when passes are unlimited, and
-    the order of the columns when nothing will ever be dealt onto a particular column
-    (always in Klondike; in the Spider family once the stock is empty)."""
-    columns: object = tuple(
-        (down, bytes(card.suit * 16 + card.rank for card in pile))
-        for pile, down in zip(state.columns, state.down, strict=True))
-    if klondike or not state.stock:
-        columns = tuple(sorted(columns))  # type: ignore[call-overload]
-    return (columns, state.stock, state.waste, state.foundations,
-            state.passes_used if counts_passes else 0)
-
-
-def wins(game: Game, moves: list[str]) -> bool:
-    """Whether playing ``moves`` on a copy of ``game`` through core wins it."""
-    replay = game.copy()
-    for move in moves:
-        replay.play(move)
-    return replay.outcome == "won"
-
-
-def brute_force(game: Game, limit: int = LIMIT,
-                allowed: Callable[[State, Move], bool] | None = None) -> bool | None:
-    """Whether a win is reachable (by the moves ``allowed`` accepts); None past ``limit``."""
-    rules = game.rules
-    start = game.state
-    klondike = game.variant.family == "klondike"
-    limited = klondike and game.variant["passes"] != 0
-    seen = {key(start, limited, klondike)}
-    todo = [start]
-    while todo:
-        state = todo.pop()
-        if rules.is_won(state):
-            return True
-        for move in reversed(rules.legal_moves(state)):  # core's order: foundations first
-            if allowed is not None and not allowed(state, move):
-                continue
-            after = rules.apply(state, move)
-            if rules.is_won(after):
-                return True
-            k = key(after, limited, klondike)
-            if k not in seen:
-                if len(seen) >= limit:
-                    return None
-                seen.add(k)
-                todo.append(after)
-    return False
 
 
 def klondike_position(variant: Variant, rng: random.Random) -> State:
@@ -491,125 +441,6 @@ def test_back_needed_verdicts(name: str) -> None:
         assert wins(game, result.moves)
 
 
-def endgame(tops: str, columns: list[str], stock: str = "", waste: str = "") -> State:
-    """A one-deck position: foundation tops ("5S 5H 6D 2C", suits S H D C), columns as
-    "DOWN|UP" card lists ("3C|6C"), stock and waste bottom first. Every other card lies face
-    down in one more column, the lowest on top (face up), so it goes up card by card once
-    the puzzle in front of it is solved."""
-    piles = []
-    placed: set[Card] = set()
-    for text in tops.split():
-        top = parse_card(text)
-        piles.append(tuple(Card(rank, top.suit) for rank in range(1, top.rank + 1)))
-        placed.update(piles[-1])
-    cols: list[tuple[Card, ...]] = []
-    down: list[int] = []
-    for text in columns:
-        low, _, up = text.partition("|")
-        cards = [parse_card(c) for c in low.split()] + [parse_card(c) for c in up.split()]
-        cols.append(tuple(cards))
-        down.append(len(low.split()))
-        placed.update(cards)
-    talon = [[parse_card(c) for c in part.split()] for part in (stock, waste)]
-    placed.update(talon[0] + talon[1])
-    rest = sorted((c for c in fresh_deck(parse_variant("klondike")) if c not in placed),
-                  key=lambda c: (-c.rank, -c.suit))
-    cols.append(tuple(rest))
-    down.append(len(rest) - 1)
-    while len(cols) < 7:
-        cols.append(())
-        down.append(0)
-    return State(tuple(cols), tuple(down), tuple(talon[0]), tuple(talon[1]), tuple(piles))
-
-
-def f2t_brute_force(game: Game, most: int) -> bool | None:
-    """brute_force with at most ``most`` foundation-to-tableau moves on the way."""
-    rules = game.rules
-    todo = [(game.state, 0)]
-    seen = {(key(game.state, False, True), 0)}
-    while todo:
-        state, used = todo.pop()
-        for move in rules.legal_moves(state):
-            spent = used + move.source.startswith("f")
-            if spent > most:
-                continue
-            after = rules.apply(state, move)
-            if rules.is_won(after):
-                return True
-            k = (key(after, False, True), spent)
-            if k not in seen:
-                if len(seen) >= 20 * LIMIT:
-                    return None
-                seen.add(k)
-                todo.append((after, spent))
-    return False
-
-
-# Kernel rule 9 (a foundation-to-tableau move only right before a card lands on the card it
-# brought down, or chained with another one): positions won only through such moves.
-F2T_POSITIONS = {
-    # 5H down onto 6C, 4C onto it (turns 7H), then the pile 6C 5H 4C onto 7H (turns 3C):
-    # the card brought down must move inside a pile afterwards
-    "pile": ("5S 5H 6D 2C", ["3C|6C", "7H|4C"], 1),
-    # 6H down onto 7C, 5S down onto 6H, then 4D onto 5S (turns 3D): two chained moves
-    "chain": ("5S 6H 2D 5C", ["|7C", "3D|4D"], 2),
-}
-
-
-@pytest.mark.parametrize("name", ["klondike:open=true", "klondike:draw=3,open=true"])
-@pytest.mark.parametrize("case", sorted(F2T_POSITIONS))
-def test_f2t_positions(name: str, case: str) -> None:
-    tops, columns, needed = F2T_POSITIONS[case]
-    state = endgame(tops, columns)
-    game = Game.from_position(name, state)
-    assert f2t_brute_force(game, needed) is True
-    assert f2t_brute_force(game, needed - 1) is False
-    result = solve(game, max_seconds=None)
-    assert result.status == "solved", (name, case)
-    assert wins(game, result.moves)
-    assert sum(m.startswith("f") for m in result.moves) >= needed
-
-
-# Rules 9 and 13 together: 6C from the talon onto 7H, 5H down onto it, 6D from the talon
-# onto 7S, 5S down onto it, 4H down onto 5S, and 3C onto 4H turns 4D (the rest follows). The
-# two chains must interleave: right after a card is brought down, a talon play of a card of
-# its rank is needed (the kernel called this position lost in draw 1 before rule 9 counted
-# such moves as triggers).
-INTERLEAVED = ("5S 5H 3D AC", ["6S 6H 5D 5C 4C 2C 4D|3C", "|7S", "|7H"], "6C 6D")
-
-
-@pytest.mark.parametrize("name", ["klondike:open=true", "klondike:draw=3,open=true",
-                                  "klondike:open=true,passes=3"])
-def test_interleaved_chains(name: str) -> None:
-    tops, columns, stock = INTERLEAVED
-    game = Game.from_position(name, endgame(tops, columns, stock))
-    assert brute_force(game) is True
-    assert f2t_brute_force(game, 2) is False  # 5H, 5S and 4H all come down
-    result = solve(game, max_seconds=None)
-    assert result.status == "solved", name
-    assert wins(game, result.moves)
-
-
-# Rule 13 in draw 1 with unlimited passes (a waste card goes to the tableau only right before
-# a card lands on it): 6H from the talon onto 7C, 5S (talon, or foundation with back=true)
-# onto 6H, then 4D onto 5S turns 3D. With back=false both talon plays are needed in a row.
-WASTE_POSITIONS = [("4S 4H 2D 4C", ["|7C", "3D|4D"], "6H 5S"),
-                   ("4S 4H 2D 4C", ["|7C", "3D|4D"], "5S 6H"),
-                   ("4S 5H 2D 4C", ["|7C", "3D|4D"], "6H 5S")]
-
-
-@pytest.mark.parametrize("name", ["klondike:open=true", "klondike:open=true,back=false",
-                                  "klondike:draw=3,open=true,back=false"])
-@pytest.mark.parametrize("case", range(len(WASTE_POSITIONS)))
-def test_waste_chain_positions(name: str, case: int) -> None:
-    tops, columns, stock = WASTE_POSITIONS[case]
-    game = Game.from_position(name, endgame(tops, columns, stock))
-    truth = brute_force(game)
-    assert truth is not None
-    result = solve(game, max_seconds=None)
-    assert result.status == ("solved" if truth else "unsolvable"), (name, case)
-
-
 def test_depth_cap_never_claims_unsolvable() -> None:
     """Kernel rule 10: a run that backed up at its depth cap ends "unknown" (-1) on a lost
     position, where the uncapped run proves it lost (0)."""
@@ -631,27 +462,6 @@ def test_depth_cap_never_claims_unsolvable() -> None:
         if cut >= 3:
             return
     raise AssertionError("too few lost positions deeper than two moves")
-
-
-# Kernel rule 11 (cards that can never leave their columns): 8S lies on both red 9s and on
-# 2S, so 2S never goes up; the near misses are won (8S has a red 9 to go to, a King goes
-# to an empty column, 8S can go up, empty=any takes any card).
-BURIED = [("klondike:open=true", "AS AH AD AC", ["2S 9H 9D|8S"]),
-          ("klondike:draw=3,open=true", "AS AH AD AC", ["9H 2S 9D 8S|QC"]),
-          ("klondike:open=true", "AS AH AD AC", ["9H 2S|8S", "9D 2C|8C"]),  # each holds the other
-          ("klondike:open=true", "AS AH AD AC", ["9H 2S|8S", "|9D"]),
-          ("klondike:draw=3,open=true", "AS AH AD AC", ["2S QD|KS"]),
-          ("klondike:open=true", "7S AH AD AC", ["9H 9D|8S"]),  # no lower spade below 8S
-          ("klondike:empty=any,open=true", "AS AH AD AC", ["2S 9H 9D|8S"])]
-
-
-@pytest.mark.parametrize("case", range(len(BURIED)))
-def test_buried_card_verdicts(case: int) -> None:
-    name, tops, columns = BURIED[case]
-    game = Game.from_position(name, endgame(tops, columns))
-    truth = brute_force(game)
-    assert truth is not None
-    assert solve(game, max_seconds=None).status == ("solved" if truth else "unsolvable")
 
 
 @pytest.mark.parametrize("name", ["klondike:draw=3,open=true", "klondike:draw=3,passes=3",
