@@ -140,17 +140,18 @@ class Planner:
     def reach(self, start: State, limit: int) -> list[State]:
         """Up to ``limit`` positions that ``start`` (a position of any world of the
         knowledge, after moves) reaches by moves that show nothing."""
-        return [state for _, state, _ in self.explore(start, limit)[1]]
+        return [state for _, state, _ in self.explore(start, limit, tips=False)[1]]
 
-    def explore(self, start: State, limit: int) -> tuple[
+    def explore(self, start: State, limit: int, tips: bool = True) -> tuple[
             list[Plan], list[tuple[Hashable, State, Plan]], bool]:
         """Search from ``start`` over the moves that show nothing until ``limit`` positions
         are found: (the plans that show a card or win, the positions reached with their
-        sight and the plan that reaches them, whether the search was cut); each plan's tips
-        are summed step by step along the search. Positions are taken best first by their
-        moves so far plus the fewest face-up cards that cover a face-down one (a lower
-        bound of the moves to the nearest card to turn, when each move shifts one pile), so
-        that the cards nearest to being turned are found within the limit."""
+        sight and the plan that reaches them, whether the search was cut); with ``tips``,
+        each plan's tips are summed step by step along the search (else they are 0).
+        Positions are taken best first by their moves so far plus the fewest face-up cards
+        that cover a face-down one (a lower bound of the moves to the nearest card to turn,
+        when each move shifts one pile), so that the cards nearest to being turned are found
+        within the limit."""
         rules = self.rules
         seen = {sight(start, self.symmetric)}
         queue: list[tuple[int, int, State, Plan]] = [(0, 0, start, Plan((), False))]
@@ -162,8 +163,8 @@ class Planner:
                 found.append(plan)
                 continue
             for step, after, shows in self.steps(state):
-                line = Plan((*plan.moves, *step), shows,
-                            plan.tips + step_points(rules, state, after, step))
+                score = plan.tips + step_points(rules, state, after, step) if tips else 0
+                line = Plan((*plan.moves, *step), shows, score)
                 if shows:
                     found.append(line)
                     continue
