@@ -43,12 +43,19 @@ class Card:
     rank: int
     suit: Suit
     is_red: bool = field(init=False, compare=False, repr=False)
+    # the hash, kept: positions are compared by keys of dozens of cards (the advisor's
+    # sights, the solver's seen sets), and a generated dataclass hash builds a tuple a call
+    _hash: int = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.rank, int) or not ACE <= self.rank <= KING:
             raise NotationError(f"card rank {self.rank!r} is not 1 (A) .. 13 (K)")
         object.__setattr__(self, "suit", Suit(self.suit))
         object.__setattr__(self, "is_red", self.suit.is_red)
+        object.__setattr__(self, "_hash", self.rank * 4 + self.suit)
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @classmethod
     def parse(cls, text: str) -> Card:
