@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from ..core import Game, Move, State
 from ..core.game import Rules
+from ..core.klondike import KlondikeRules
 from ..solver.batch import solve_states
 from .effort import Effort
 from .knowledge import Knowledge
@@ -142,8 +143,21 @@ def _legal(rules: Rules, state: State, line: tuple[str, ...]) -> list[Move]:
 
 
 def _play_out(rules: Rules, state: State, plan: Plan) -> State:
-    for move in plan.moves:
-        state = rules.apply(state, move)
+    """The position after ``plan`` in the world ``state``; a run of Klondike presses goes
+    in one step (stock_actions builds no position between them)."""
+    moves = plan.moves
+    i = 0
+    while i < len(moves):
+        j = i
+        while j < len(moves) and moves[j].is_stock:
+            j += 1
+        if j - i > 1 and isinstance(rules, KlondikeRules):
+            after = rules.stock_actions(state, j - i)
+            assert after is not None  # the plan was found legal in a world of the same sight
+            state, i = after, j
+        else:
+            state = rules.apply(state, moves[i])
+            i += 1
     return state
 
 
