@@ -55,11 +55,9 @@ def step_points(rules: Rules, before: State, after: State, moves: tuple[Move, ..
     over its moves one at a time, without replaying them: a step of several moves is
     Klondike's presses then at most one waste play, and presses change nothing but the stock
     and the waste, so every other effect belongs to the last move."""
-    done = effects(rules, before, after, moves)
     presses = sum(m.is_stock for m in moves)
-    points = sum(POINTS[key] for key in done if key not in ("draws", "deals"))
-    points += presses * (POINTS["draws"] if isinstance(rules, KlondikeRules) else
-                         POINTS["deals"])
+    points = sum(POINTS[key] * (presses if key in ("draws", "deals") else 1)
+                 for key in effects(rules, before, after, moves))
     return points - len(moves) + 100 * rules.is_won(after)
 
 
