@@ -9,7 +9,6 @@ from functools import lru_cache
 
 from ..core import Game, KabaleError, Move, State
 from ..core.klondike import KlondikeRules
-from ..core.state import STOCK
 
 STATUSES = ("solved", "unsolvable", "unknown")
 
@@ -135,34 +134,14 @@ def shorten(game: Game, moves: list[str]) -> list[str]:
 def replay(game: Game, moves: list[str]) -> list[str]:
     """Play ``moves`` on a copy of ``game``; return them in canonical notation. Raises
     SolverBugError unless every move is legal and the game ends won. Klondike's lines are
-    checked move by move by its rules (legal_move, the checked path's own test) without
+    checked move by move by the rules' play_line (legal_move's checks, on lists) without
     listing every legal move of each position."""
     rules = game.rules
     if isinstance(rules, KlondikeRules):
-        state = game.state
-        canonical: list[str] = []
-        i = 0
-        while i < len(moves):
-            text = moves[i]
-            if text == STOCK:  # a run of presses, checked at once
-                j = i + 1
-                while j < len(moves) and moves[j] == STOCK:
-                    j += 1
-                after = rules.stock_actions(state, j - i)
-                if after is None:
-                    raise SolverBugError(f"solver line refused by the rules at move {i + 1} "
-                                         f"or soon after it ({STOCK!r})")
-                canonical.extend([STOCK] * (j - i))
-                state, i = after, j
-                continue
-            move = _move(text)
-            legal = rules.legal_move(state, move)
-            if legal is None:
-                raise SolverBugError(f"solver line refused by the rules at {text!r}: "
-                                     f"illegal move: {rules.explain(state, move)}")
-            canonical.append(legal.text)
-            state = rules.apply(state, legal)
-            i += 1
+        state, canonical, bad = rules.play_line(game.state, [_move(text) for text in moves])
+        if bad >= 0:
+            raise SolverBugError(f"solver line refused by the rules at {moves[bad]!r}: "
+                                 f"illegal move: {rules.explain(state, _move(moves[bad]))}")
         if not rules.is_won(state):
             raise SolverBugError(f"solver line of {len(moves)} moves does not win the game")
         return canonical
