@@ -286,13 +286,13 @@ class KlondikeRules:
             taken = stock[-self.draw:]
             return stock[: -len(taken)], waste + tuple(reversed(taken)), used, score
         used += 1
-        points = 0
-        if self.scoring == "standard":
-            if self.draw == 1:
-                points = -100
-            elif used >= 3:
-                points = -20
-        return tuple(reversed(waste)), (), used, self._add_score(score, points)
+        return tuple(reversed(waste)), (), used, self._add_score(score, self._redeal_points(used))
+
+    def _redeal_points(self, used: int) -> int:
+        """Standard scoring's charge for the turn-back that makes ``used`` passes used."""
+        if self.scoring != "standard":
+            return 0
+        return -100 if self.draw == 1 else -20 if used >= 3 else 0
 
     def stock_actions(self, state: State, times: int) -> State | None:
         """The state after ``times`` stock actions ``d`` in a row, each checked as
@@ -339,8 +339,7 @@ class KlondikeRules:
                 elif waste and (self.passes == 0 or self.passes - 1 - used > 0):
                     stock, waste = waste[::-1], []
                     used += 1
-                    if self.scoring == "standard" and (self.draw == 1 or used >= 3):
-                        score = self._add_score(score, -100 if self.draw == 1 else -20)
+                    score = self._add_score(score, self._redeal_points(used))
                 else:
                     bad = index
                     break
