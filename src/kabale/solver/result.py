@@ -132,10 +132,11 @@ def shorten(game: Game, moves: list[str]) -> list[str]:
 
 
 def replay(game: Game, moves: list[str]) -> list[str]:
-    """Play ``moves`` on a copy of ``game``; return them in canonical notation. Raises
-    SolverBugError unless every move is legal and the game ends won. Klondike's lines are
-    checked move by move by the rules' play_line (legal_move's checks, on lists) without
-    listing every legal move of each position."""
+    """Play ``moves`` from ``game``'s position by its rules; return them in canonical
+    notation. Raises SolverBugError unless every move is legal and the line ends won.
+    Klondike's lines are checked by the rules' play_line (legal_move's checks, on lists);
+    the others against the legal moves of each position. ``game`` is left as it was, and a
+    line may be longer than one game holds."""
     rules = game.rules
     if isinstance(rules, KlondikeRules):
         state, canonical, bad = rules.play_line(game.state, [_move(text) for text in moves])
@@ -145,13 +146,20 @@ def replay(game: Game, moves: list[str]) -> list[str]:
         if not rules.is_won(state):
             raise SolverBugError(f"solver line of {len(moves)} moves does not win the game")
         return canonical
-    copy = game.copy()
+    # checked against the rules' legal moves, not played on a Game: a search may win by a
+    # line longer than the moves one game holds (MAX_MOVES), and the line is no less a win
+    state = game.state
     canonical = []
     for text in moves:
-        try:
-            canonical.append(str(copy.play(text)))
-        except KabaleError as error:
-            raise SolverBugError(f"solver line refused by the rules at {text!r}: {error}") from None
-    if copy.outcome != "won":
+        legal = rules.legal_moves(state)
+        wanted = _move(text)
+        move = next((m for m in legal if m == wanted), None) or next(
+            (m for m in legal if m.text == text), None)
+        if move is None:
+            raise SolverBugError(f"solver line refused by the rules at {text!r}: illegal move: "
+                                 f"{rules.explain(state, wanted)}")
+        canonical.append(move.text)
+        state = rules.apply(state, move)
+    if not rules.is_won(state):
         raise SolverBugError(f"solver line of {len(moves)} moves does not win the game")
     return canonical
