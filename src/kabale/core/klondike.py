@@ -101,10 +101,11 @@ class KlondikeRules:
 
     def stock_action_possible(self, state: State) -> bool:
         """``d`` draws while the stock has cards, else turns the waste back if a pass is left."""
-        if state.stock:
-            return True
-        left = self.passes_left(state)
-        return bool(state.waste) and (left is None or left > 0)
+        return bool(state.stock) or (bool(state.waste) and self._pass_left(state.passes_used))
+
+    def _pass_left(self, used: int) -> bool:
+        """May the waste be turned back once more, ``used`` passes having been used?"""
+        return self.passes == 0 or self.passes - 1 - used > 0
 
     # ------------------------------------------------------------------ moves
     def legal_moves(self, state: State) -> list[Move]:
@@ -302,7 +303,7 @@ class KlondikeRules:
             return None  # and stays so: the stock action touches no foundation
         stock, waste, used, score = state.stock, state.waste, state.passes_used, state.score
         for _ in range(times):
-            if not stock and not (waste and (self.passes == 0 or self.passes - 1 - used > 0)):
+            if not stock and not (waste and self._pass_left(used)):
                 return None
             stock, waste, used, score = self._press(stock, waste, used, score)
         return State(state.columns, state.down, stock, waste, state.foundations, used, score)
@@ -336,7 +337,7 @@ class KlondikeRules:
                     taken = stock[-self.draw:]
                     del stock[-len(taken):]
                     waste.extend(reversed(taken))
-                elif waste and (self.passes == 0 or self.passes - 1 - used > 0):
+                elif waste and self._pass_left(used):
                     stock, waste = waste[::-1], []
                     used += 1
                     score = self._add_score(score, self._redeal_points(used))
