@@ -13,6 +13,7 @@ def new_kernel(draw: int, passes: int, decks: int, back: bool, empty_any: bool, 
 def solve_many(k: KlondikeKernel, states: Sequence[State], max_nodes: int, lines: bool,
                plan: tuple[float, int, int, float, float, float, int, int],
                ) -> list[tuple[int, int, Line]]: ...
+def fold_audit(k: KlondikeKernel) -> list[tuple[tuple[int, int, int, int, int], bool]]: ...
 def f2t_audit(k: KlondikeKernel) -> list[tuple[int, int, bool, int]]: ...
 
 class Halt:
@@ -24,6 +25,7 @@ class KlondikeKernel:
     halt: Halt | None
     back: bool
     commute: bool
+    fold: bool
     max_depth: int
     restart_depth: int
     table_bytes: int

@@ -1,6 +1,6 @@
 # Klondike kernel, move generation (included by _klondike.pyx after the kernel class):
 # every move of the current position, best first, with the reductions of rules 1, 3, 4, 7,
-# 8(b), 9, 13 and 14 (see the module docstring).
+# 8(b), 9, 13, 14 and 15 (listed in the module docstring, argued in docs/solver.md).
 
 cdef extern from *:
     """
@@ -80,13 +80,47 @@ cdef void find_targets(KlondikeKernel k, Targets* g) noexcept nogil:
         g.count[key] += 1
 
 
+cdef inline bint twin_target_taken(KlondikeKernel k, int t, unsigned int* taken) noexcept nogil:
+    """Rule 12: whether a move of one pile (or card) onto column t's top may be left out
+    because the same pile was already laid onto that top's twin: with one deck, when both
+    columns' face-up cards form one run, the two positions are twin-exchanged and share a
+    key, so the second is always a position seen. ``taken`` keeps the ranks of the run
+    columns already used as targets for this pile; t's is added."""
+    cdef unsigned int bit
+    if not k.fold or k.decks != 1 or k.clen[t] == 0 or k.colup[t] == 0:
+        return False
+    bit = 1u << rank_of(k.cols[t][k.clen[t] - 1])
+    if taken[0] & bit:
+        return True
+    taken[0] |= bit
+    return False
+
+
+cdef bint goes_straight_up(KlondikeKernel k, int c) noexcept nogil:
+    """Whether talon card c, fitting its foundation, would go up by rule 2 as soon as it
+    lies on top of a column: it is safe to go up, and its twin does not lie face up under
+    another card (up_from would first lay that twin's run onto c)."""
+    cdef int a = twin_of(c), s, j
+    if not k.fold or not k._safe_up(c):
+        return False
+    if k.decks == 1:
+        for s in range(k.ncols):
+            for j in range(k.cdown[s], k.clen[s] - 1):
+                if k.cols[s][j] == a:
+                    return False
+    return True
+
+
 cdef int gen_talon_pos(KlondikeKernel k, Targets* g, int p, int draws, int pu, int pend) noexcept nogil:
     cdef int c = k.T[p - 1], f, t, i, n = 0, key
     cdef int8_t order[5]
+    cdef unsigned int taken = 0
     f = k._fits_found(c)
     if f >= 0 and pend < 0:
         if add_move(k, W2F, p, f, 1, draws, pu, 80 - draws) != 0:
             return -1
+        if goes_straight_up(k, c):
+            return 0  # played to a column, c would go up at once: the position of W2F
     # the columns c fits, in column order (rule 3: only the first empty column)
     key = (rank_of(c) + 1) * 2 + 1 - red(c)
     if rank_of(c) < 13:
@@ -105,6 +139,8 @@ cdef int gen_talon_pos(KlondikeKernel k, Targets* g, int p, int draws, int pu, i
         if pend >= 0 and t != pend and not (k.back and k.draw == 1 and k.passes == 0 and
                                             pending_rank(k, pend, c)):
             continue  # rules 9 and 13
+        if twin_target_taken(k, t, &taken):
+            continue  # rule 12: onto its twin was the same position
         if add_move(k, W2T, p, t, 1, draws, pu,
                      (30 if k.clen[t] == 0 else 60) - draws) != 0:
             return -1
@@ -132,6 +168,7 @@ cdef uint64_t wanted_cards(KlondikeKernel k, Targets* g) noexcept nogil:
 cdef int gen_moves(KlondikeKernel k) noexcept nogil:
     """Append the moves of the current position to mbuf, best first. -1 on no memory."""
     cdef int start = k.mlen, s, t, i, c, f, lo, need, w, pu, draws, redeals, j
+    cdef unsigned int taken
     cdef uint64_t wanted
     cdef uint8_t seen[MAXT + 1]
     cdef KMove tmp
@@ -170,6 +207,7 @@ cdef int gen_moves(KlondikeKernel k) noexcept nogil:
             bits = (1u << g.empty) if g.empty >= 0 else 0  # only the first one (rule 3)
             for i in range(g.rank[s] + 1, min(g.rank[s] + k.clen[s] - lo, 13) + 1):
                 bits |= g.byrank[i]
+        taken = 0
         while bits:
             t = kabale_ctz(bits)
             bits &= bits - 1
@@ -193,6 +231,8 @@ cdef int gen_moves(KlondikeKernel k) noexcept nogil:
                 continue  # rule 9: only onto the pending card X
             if i > lo and k.decks == 1 and k._fits_found(k.cols[s][i - 1]) < 0:
                 continue  # rule 7: a part of a run only to free a foundation card
+            if twin_target_taken(k, t, &taken):
+                continue  # rule 12: onto its twin was the same position
             if i == k.cdown[s]:
                 j = (90 + k.cdown[s]) if i > 0 else 50
             else:
@@ -381,6 +421,47 @@ cdef void drop_commuted(KlondikeKernel k, Frame* parent, Frame* fr) noexcept nog
             kept += 1
     fr.end = kept
     k.mlen = kept
+
+
+def fold_audit(KlondikeKernel k):
+    """For each move that folding leaves out of the kernel's position (after its safe
+    foundation moves, as the search sees it), whether a kept move leads to a position with
+    the same table key (or both are won): a list of ((kind, a, b, n, draws), matched)."""
+    cdef int save = k.mlen, loaded = k.nops, height, i, j, nkept
+    cdef uint64_t plain
+    cdef bint found
+    cdef KMove m
+    if k._do_root() != 0:
+        raise MemoryError("cannot grow the kernel's stacks")
+    height = k.nops
+    kept = []
+    k.fold = True
+    if gen_moves(k) != 0:
+        raise MemoryError("cannot grow the kernel's stacks")
+    nkept = k.mlen - save
+    k.fold = False
+    if gen_moves(k) != 0:
+        raise MemoryError("cannot grow the kernel's stacks")
+    k.fold = True
+    keys = []
+    for i in range(save, k.mlen):
+        if k._do(k.mbuf[i]) != 0:
+            raise MemoryError("cannot grow the kernel's stacks")
+        keys.append(None if won(k) or trivially_won(k) else k._key(&plain))
+        k._undo_to(height)
+    out = []
+    for i in range(save + nkept, k.mlen):
+        found = False
+        for j in range(save, save + nkept):
+            if same_move(&k.mbuf[i], &k.mbuf[j]):
+                found = True
+        if found:
+            continue
+        m = k.mbuf[i]
+        out.append(((m.kind, m.a, m.b, m.n, m.draws), keys[i - save] in keys[:nkept]))
+    k.mlen = save
+    k._undo_to(loaded)
+    return out
 
 
 def f2t_audit(KlondikeKernel k):
