@@ -15,11 +15,12 @@
 # generations wrap around, once in 63 searches).
 #
 # A table may grow: it starts small (table_init's ``start_bytes``) and doubles once it holds
-# as many entries as three eighths of its slots, up to its limit (at that load a bucket is
-# full about once in 80, four in a row about once in 10^7). Doubling re-enters each
-# entry of the current generation into the home bucket that one more bit of its key chooses,
-# which the entry holds (the index already has 8 bits or more), and the distance says which
-# bucket it came from; the new slots are zero (generation 0, never a current one) or a spare
+# as many entries as half its slots, up to its limit (at that load about one bucket in 20 is
+# full, and a few insertions in a million find four in a row full and overwrite an entry,
+# which only costs a repeated search; docs/solver.md says why not a lower load). Doubling
+# re-enters each entry of the current generation into the home bucket that one more bit of
+# its key chooses, which the entry holds (the index already has 8 bits or more), and the
+# distance says which bucket it came from; the new slots are zero (generation 0, never a current one) or a spare
 # cleared first. So a search touches memory in proportion to the positions it searched, not
 # to its limit: fresh memory costs the system a page clear at its first touch (256 MiB took
 # 0.19 s here, 0.86 s on huge pages). A growth that the last one's cost per byte says would
@@ -199,7 +200,7 @@ cdef inline void table_forget(Table* t) noexcept nogil:
         t.gen = 1
     s.gen = t.gen
     t.count = 0
-    t.grow_at = (s.mask + 1) * SLOTS * 3 // 8 if s.mask < t.max_mask else <uint64_t>-1
+    t.grow_at = (s.mask + 1) * SLOTS // 2 if s.mask < t.max_mask else <uint64_t>-1
 
 
 cdef int table_init(Table* t, uint64_t max_bytes, bint huge=False,
@@ -294,7 +295,7 @@ cdef int table_grow(Table* t, double deadline) noexcept nogil:
         old.gen = gen
         slab_give(old)
     t.cost = (kabale_now() - start) / nbytes
-    t.grow_at = (new.mask + 1) * SLOTS * 3 // 8 if new.mask < t.max_mask else <uint64_t>-1
+    t.grow_at = (new.mask + 1) * SLOTS // 2 if new.mask < t.max_mask else <uint64_t>-1
     kabale_clear_flag(&t.growing)
     return 1
 
