@@ -12,9 +12,10 @@ lonelybot plays). lonelybot is only ever run as a separate program; it is no dep
 In one process: lonelybot's ``lbdrive solve`` runs the deals one after the other and reports
 its solver thread's CPU time per deal; kabale runs ``kabale.solve`` on each deal in this
 process and is charged the process's CPU time (every thread, the replay through core
-included). As one-shot processes (``--one-shot N``, the first N deals): one process per deal
-for each solver, charged the child's user and system time and its peak resident memory
-(measured by a small C launcher); kabale's is ``kabale solve --deal FILE --json``.
+included); the two take turns, STRETCH deals at a time. As one-shot processes
+(``--one-shot N``, the first N deals): one process per deal for each solver, charged the
+child's user and system time and its peak resident memory (measured by a small C
+launcher); kabale's is ``kabale solve --deal FILE --json``.
 
 Prints, per solver: verdict counts, unknowns at the limit, and the median and mean CPU per
 deal over the deals both decided; then verdict agreement (deals both decided with different
@@ -58,6 +59,12 @@ def export(lbdrive: str, seed: int) -> dict[str, object]:
     return data
 
 
+# the in-process runs take turns by this many deals, so that a change in the machine's speed
+# during a run weighs on both solvers alike (run one after the other, lonelybot's mean over
+# the same deals moved by a fifth between two runs of the same binary)
+STRETCH = 25
+
+
 def variant(draw: int) -> str:
     return "klondike:open=true" + (",draw=3" if draw == 3 else "")
 
@@ -89,6 +96,20 @@ def kabale_in_process(games: dict[int, Game], limit: float) -> dict[int, Row]:
         result = solve(game, max_seconds=limit)
         rows[seed] = Row(result.status, time.process_time() - start)
     return rows
+
+
+def alternating(lbdrive: str, games: dict[int, Game], draw: int,
+                limit: float) -> tuple[dict[int, Row], dict[int, Row]]:
+    """Both solvers in one process each, taking turns by STRETCH deals: (lonelybot's rows,
+    kabale's rows)."""
+    lone: dict[int, Row] = {}
+    kab: dict[int, Row] = {}
+    seeds = list(games)
+    for start in range(0, len(seeds), STRETCH):
+        part = seeds[start:start + STRETCH]
+        lone.update(lonelybot_in_process(lbdrive, part, draw, limit))
+        kab.update(kabale_in_process({seed: games[seed] for seed in part}, limit))
+    return lone, kab
 
 
 # a launcher for one-shot runs: a child that this (large) process started directly would
@@ -200,8 +221,7 @@ def main(argv: list[str] | None = None) -> int:
     label = f"draw {args.draw}, Solvitaire seeds {args.seeds}, {args.max_seconds:g} s limit"
     if not args.skip_in_process:
         games = {seed: from_solvitaire(variant(args.draw), data) for seed, data in deals.items()}
-        lone = lonelybot_in_process(args.lbdrive, seeds, args.draw, args.max_seconds)
-        kab = kabale_in_process(games, args.max_seconds)
+        lone, kab = alternating(args.lbdrive, games, args.draw, args.max_seconds)
         compare(f"in one process ({label})", kab, lone)
         if args.rows:
             with open(args.rows, "w", encoding="utf-8") as handle:

@@ -81,7 +81,7 @@ cdef void find_targets(KlondikeKernel k, Targets* g) noexcept nogil:
 
 
 cdef inline bint twin_target_taken(KlondikeKernel k, int t, unsigned int* taken) noexcept nogil:
-    """Rule 12: whether a move of one pile (or card) onto column t's top may be left out
+    """Rule 15(a): whether a move of one pile (or card) onto column t's top may be left out
     because the same pile was already laid onto that top's twin: with one deck, when both
     columns' face-up cards form one run, the two positions are twin-exchanged and share a
     key, so the second is always a position seen. ``taken`` keeps the ranks of the run
@@ -97,9 +97,9 @@ cdef inline bint twin_target_taken(KlondikeKernel k, int t, unsigned int* taken)
 
 
 cdef bint goes_straight_up(KlondikeKernel k, int c) noexcept nogil:
-    """Whether talon card c, fitting its foundation, would go up by rule 2 as soon as it
-    lies on top of a column: it is safe to go up, and its twin does not lie face up under
-    another card (up_from would first lay that twin's run onto c)."""
+    """Rule 15(b): whether talon card c, fitting its foundation, would go up by rule 2 as
+    soon as it lay on top of a column: it is safe to go up, and with one deck its twin does
+    not lie face up under another card (up_from would first lay that twin's run onto c)."""
     cdef int a = twin_of(c), s, j
     if not k.fold or not k._safe_up(c):
         return False
@@ -120,7 +120,7 @@ cdef int gen_talon_pos(KlondikeKernel k, Targets* g, int p, int draws, int pu, i
         if add_move(k, W2F, p, f, 1, draws, pu, 80 - draws) != 0:
             return -1
         if goes_straight_up(k, c):
-            return 0  # played to a column, c would go up at once: the position of W2F
+            return 0  # rule 15(b): from a column c would go up at once, as by W2F
     # the columns c fits, in column order (rule 3: only the first empty column)
     key = (rank_of(c) + 1) * 2 + 1 - red(c)
     if rank_of(c) < 13:
@@ -140,7 +140,7 @@ cdef int gen_talon_pos(KlondikeKernel k, Targets* g, int p, int draws, int pu, i
                                             pending_rank(k, pend, c)):
             continue  # rules 9 and 13
         if twin_target_taken(k, t, &taken):
-            continue  # rule 12: onto its twin was the same position
+            continue  # rule 15(a): onto its twin was the same position
         if add_move(k, W2T, p, t, 1, draws, pu,
                      (30 if k.clen[t] == 0 else 60) - draws) != 0:
             return -1
@@ -232,7 +232,7 @@ cdef int gen_moves(KlondikeKernel k) noexcept nogil:
             if i > lo and k.decks == 1 and k._fits_found(k.cols[s][i - 1]) < 0:
                 continue  # rule 7: a part of a run only to free a foundation card
             if twin_target_taken(k, t, &taken):
-                continue  # rule 12: onto its twin was the same position
+                continue  # rule 15(a): onto its twin was the same position
             if i == k.cdown[s]:
                 j = (90 + k.cdown[s]) if i > 0 else 50
             else:
@@ -434,7 +434,6 @@ def fold_audit(KlondikeKernel k):
     if k._do_root() != 0:
         raise MemoryError("cannot grow the kernel's stacks")
     height = k.nops
-    kept = []
     k.fold = True
     if gen_moves(k) != 0:
         raise MemoryError("cannot grow the kernel's stacks")
