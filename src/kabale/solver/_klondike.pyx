@@ -36,6 +36,8 @@ arguments"), under the same number; the code names the rules by these numbers.
 15. Moves to a sibling's position made once: a pile onto the second of two twin tops (rule
     12's key), a talon card to a column from where it would go straight up (its foundation
     move's position).
+16. An emptied column is filled next: after a move that empties the only empty column, only
+    moves into it follow, and that position never enters the table.
 Score is ignored: it does not affect which moves are legal.
 The search loop runs without the GIL, so kernels search at once in threads; a shared Halt
 flag (_common.pxi) stops each at its next look at the clock, as a time limit does.
@@ -222,6 +224,20 @@ cdef class KlondikeKernel(Haltable):
                 self.ops[self.nops - 1].kind == W2T:
             return self.ops[self.nops - 1].b
         return -1
+
+    cdef int _emptied(self) noexcept nogil:
+        """Rule 16: the column the last operation emptied when that was a column-to-column
+        move and the column is now the only empty one, else -1."""
+        cdef int a, i
+        if self.nops == 0 or self.ops[self.nops - 1].kind != T2T:
+            return -1
+        a = self.ops[self.nops - 1].a
+        if self.clen[a] != 0:
+            return -1
+        for i in range(self.ncols):
+            if i != a and self.clen[i] == 0:
+                return -1
+        return a
 
     cdef uint64_t _key(self, uint64_t* plain) noexcept nogil:
         """The table key: the position, and rule 9's or rule 13's pending card (it limits

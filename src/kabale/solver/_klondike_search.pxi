@@ -29,15 +29,25 @@ cdef int scout(KlondikeKernel k, Frame* fr) noexcept nogil:
             return -1
         k.scouts = grown
         k.scap = k.mcap
+    cdef int emptied = k._emptied()
+    cdef KMove* m
     for i in range(fr.start, fr.end):
         sc = &k.scouts[i]
+        m = &k.mbuf[i]
+        # rule 16: after emptying the only empty column, only moves into it
+        sc.unused = emptied >= 0 and not (m.b == emptied and
+                                          (m.kind == T2T or m.kind == W2T or m.kind == F2T))
+        if sc.unused:
+            continue
         rc = k.nops
-        if k._do(k.mbuf[i]) != 0:
+        if k._do(m[0]) != 0:
             return -1
         sc.nops = k.nops - rc
         sc.won = won(k) or trivially_won(k)
+        sc.transient = False
         if not sc.won:
             sc.key = k._key(&sc.plain)
+            sc.transient = k._emptied() >= 0
             table_prefetch(k.table, sc.key)
             if sc.plain != 0:
                 table_prefetch(k.table, sc.plain)
@@ -116,7 +126,10 @@ cdef int search_loop(KlondikeKernel k, double pause_at, bint signals) noexcept n
         i = fr.next
         fr.next += 1
         sc = &k.scouts[i]
-        k.mbuf[i].done = 1 if sc.nops == 1 else 2  # rule 14
+        if sc.unused:
+            continue  # rule 16
+        # rule 14; a move to a transient position (rule 16) never counts as made alone
+        k.mbuf[i].done = 1 if sc.nops == 1 and not sc.transient else 2
         k.nodes += 1
         if sc.won:
             if k._do(k.mbuf[i]) != 0 or finish(k) != 0:
@@ -124,7 +137,10 @@ cdef int search_loop(KlondikeKernel k, double pause_at, bint signals) noexcept n
             return SOLVED
         if sc.plain != 0 and table_seen(k.table, sc.plain):
             continue  # the same position without the pending card's limits was seen
-        if table_seen_or_add(k.table, sc.key):
+        if sc.transient:
+            if table_seen(k.table, sc.key):
+                continue  # rule 16: searched whole before, or on the current path
+        elif table_seen_or_add(k.table, sc.key):
             continue
         if table_wants_room(k.table):
             table_grow(k.table, deadline)

@@ -44,6 +44,8 @@ cdef struct Scout:
     uint64_t plain
     int32_t nops       # operations the move made (the move and its safe foundation moves)
     bint won
+    bint unused        # rule 16 leaves the move out: the search never makes it
+    bint transient     # rule 16: the position is never entered in the table
 
 
 cdef struct Frame:
