@@ -17,18 +17,42 @@ from dataclasses import dataclass
 
 from ..core import Card, Game, State, Variant
 from ..core.deal import fresh_deck
+from ..core.game import Rules
+from ..core.klondike import KlondikeRules
 from ..core.state import IN_STOCK, STOCK, Place
 
 
-def sight(state: State, symmetric: bool) -> Hashable:
+def sight(state: State, symmetric: bool, cycle: int = 0) -> Hashable:
     """What a player sees of a position (the score aside): equal for two positions exactly
     when they differ only in cards never shown. With ``symmetric`` (Klondike: nothing is
-    ever dealt to a particular column) the columns count in any order."""
+    ever dealt to a particular column) the columns count in any order. With ``cycle`` (the
+    cards a press draws, given only when the passes are unlimited and the player knows every
+    stock card) two talons count alike when presses alone lead from each to the other
+    (``talon_key``)."""
     columns: Hashable = tuple((pile[down:], down)
                               for pile, down in zip(state.columns, state.down, strict=True))
     if symmetric:
         columns = tuple(sorted(columns, key=hash))  # hash: any fixed order will do
+    if cycle:
+        return (columns, talon_key(state, cycle), state.foundations)
     return (columns, len(state.stock), state.waste, state.foundations, state.passes_used)
+
+
+def talon_key(state: State, draw: int) -> Hashable:
+    """A Klondike talon under unlimited passes, up to the presses that lead back to it.
+
+    Pressing keeps the order of the talon's cards as they come up, ``waste + reversed(stock)``
+    (a turn-back makes the waste the stock again), and moves the point between waste and stock
+    from p to p + draw, or to the end; from the end a turn-back leads to 0. So the points p
+    reaches by presses are p, p + draw, ... and then 0, draw, ...: every point that is a
+    multiple of ``draw`` (or the end) reaches exactly what 0 reaches, and counts as 0; any
+    other point reaches more and is kept. Two positions whose talons have the same key reach
+    the same talons, so they are won or lost alike."""
+    order = state.waste + state.stock[::-1]
+    point = len(state.waste)
+    if point % draw == 0 or point == len(order):
+        point = 0
+    return (order, point)
 
 
 #: a place on the table as the player names it: a column "1".."N", the stock "d", the
@@ -115,13 +139,14 @@ def knowledge(game: Game, stock_known: bool = False) -> Knowledge:
     stock = [deal[index[Place(IN_STOCK, j)]] for j in range(len(start.stock))]
     state = start
     symmetric = variant.family == "klondike"
-    visited = {sight(start, symmetric)}
+    cycle = talon_cycle(rules)
+    visited = {sight(start, symmetric, cycle if None not in stock else 0)}
     for move in game.history:
         after = rules.apply(state, move)
-        visited.add(sight(after, symmetric))
         _see_uncovered(state, after, deal, index)
         if move.is_stock:
             stock = _see_stock(state, after, stock, deal, index, variant.family)
+        visited.add(sight(after, symmetric, cycle if None not in stock else 0))
         state = after
     columns = tuple(tuple(deal[index[Place(c, i)]] if i < state.down[c] else pile[i]
                           for i in range(len(pile))) for c, pile in enumerate(state.columns))
@@ -131,6 +156,14 @@ def knowledge(game: Game, stock_known: bool = False) -> Knowledge:
                      state.foundations, state.down, state.passes_used, state.score,
                      tuple(sorted(left.elements(), key=lambda c: (c.suit, c.rank))),
                      frozenset(visited))
+
+
+def talon_cycle(rules: Rules) -> int:
+    """The cards a press draws when a talon can be keyed up to its presses (``talon_key``:
+    Klondike with unlimited passes), else 0."""
+    if isinstance(rules, KlondikeRules) and rules.passes == 0:
+        return rules.draw
+    return 0
 
 
 def _see_uncovered(before: State, after: State, deal: list[Card | None],
