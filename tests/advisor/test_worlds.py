@@ -72,3 +72,43 @@ def test_a_bad_count_is_refused(bad: object) -> None:
 def test_a_bad_seed_is_refused(bad: object) -> None:
     with pytest.raises(KabaleError, match="bad seed"):
         worlds(Game.new("klondike", 1), n=1, seed=bad)  # type: ignore[arg-type]
+
+
+def _late(variant: str, hidden: int) -> Game:
+    """A game of ``variant`` played by its solver's winning line until at most ``hidden``
+    cards are still unseen (the stock known: knowledge(..., stock_known=True))."""
+    from kabale.solver.batch import solve_states
+
+    seed = 1
+    while True:  # the first deal the solver wins
+        game = Game.new(variant, seed)
+        (verdict,) = solve_states(game.variant, [game.state], 2_000_000, lines=True)
+        if verdict.status == "solved":
+            break
+        seed += 1
+    for text in verdict.line:
+        if len(knowledge(game, stock_known=True).unseen_cards) <= hidden:
+            return game
+        game.play(next(m for m in game.legal_moves() if m.explicit() == text or str(m) == text))
+    raise AssertionError("won before so few cards were unseen")
+
+
+@pytest.mark.parametrize("variant", ["klondike:open=false", "klondike:decks=2"])
+def test_few_unseen_cards_give_every_position_once(variant: str) -> None:
+    from math import factorial
+
+    from kabale.advisor.worlds import every_position
+
+    game = _late(variant, 4)
+    k = knowledge(game, stock_known=True)
+    cards = k.unseen_cards
+    assert 2 <= len(cards) <= 4
+    expected = factorial(len(cards))
+    for count in Counter(cards).values():
+        expected //= factorial(count)
+    positions = every_position(k, 64)
+    assert positions is not None and len(positions) == expected
+    assert len(set(positions)) == expected  # every arrangement, once
+    sampled = set(sample_positions(k, 200, rng_for(1)))
+    assert sampled <= set(positions)  # and nothing the knowledge does not allow
+    assert every_position(k, expected - 1) is None

@@ -30,10 +30,11 @@ def decision_seed(seed: int | None, moves_made: int) -> int | None:
 class Bot:
     """A player that sees only what a player sees. ``choose(game)`` returns its move, or
     None when it gives up (nothing it can do will show a card or win, or it has only moved
-    on for ``MAX_MOVING_ON`` choices in a row). It follows the plan
-    it chose until the plan's last move shows a card, then chooses again; ``scheme`` is
-    "plans" (the default) or "vote" (plain voting, to measure against); ``stock_known`` is
-    a benchmark setting in which the Klondike stock's order is known from the start."""
+    on for ``MAX_MOVING_ON`` choices in a row). It follows the plan it chose to its last
+    move (one that shows a card, or in Klondike one that cannot be undone), then chooses
+    again; ``scheme`` is "plans" (the default) or "vote" (plain voting, to measure
+    against); ``stock_known`` is a benchmark setting in which the Klondike stock's order is
+    known from the start."""
 
     def __init__(self, effort: str | Effort = "normal", seed: int | None = None,
                  scheme: str = "plans", stock_known: bool = False) -> None:

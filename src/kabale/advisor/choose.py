@@ -2,10 +2,12 @@
 
 Each plan (plans.py) is played out in sampled worlds and each world is then solved with
 every card known within a small budget of positions: a plan's value is the share of worlds
-it wins ("unknown" counts as not won, as lonelybot counts it). Plans are compared by
-successive halving on common worlds: every plan still in the race is tried on the same new
-worlds each round, and the worse half leaves, so the budget goes to the leaders and each
-comparison is paired (same worlds), not luck of the draw. Ties go to the seeds' tips.
+it wins ("unknown" counts as not won, as lonelybot counts it). Plans are compared in a race
+on common worlds: every plan still in it is tried on the same new worlds each round, and a
+plan leaves when the leader is better on the worlds both were tried on beyond chance (a
+paired test), or when the two are shown equal to within a small margin. So the budget goes
+where plans are close, and each comparison is paired, not luck of the draw. Ties go to the
+seeds' tips.
 
 The other scheme, "vote", solves each world from the position itself and lets every world it
 wins vote for its winning line's first move: plain determinized voting, kept to measure
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Hashable
 from dataclasses import dataclass
 
 from ..core import Game, Move, State
@@ -23,12 +26,19 @@ from ..core.game import Rules
 from ..core.klondike import KlondikeRules
 from ..solver.batch import solve_states
 from .effort import Effort
-from .knowledge import Knowledge
+from .knowledge import Knowledge, sight
 from .plans import Plan, Planner, explicit_move
 from .value import worths as worths_of
-from .worlds import rng_for, sample_positions
+from .worlds import choice_positions, rng_for, sample_positions
 
 SCHEMES = ("plans", "vote")
+
+#: the race's worlds per round, and its test: a plan leaves when the leader's paired lead
+#: is over Z standard errors, or when after EQUAL_AFTER worlds the two are within MARGIN
+ROUND = 16
+Z = 2.0
+EQUAL_AFTER = 16
+MARGIN = 0.02
 
 
 @dataclass(frozen=True)
@@ -85,15 +95,17 @@ def choose(game: Game, k: Knowledge, effort: Effort, seed: int | None,
         exact = _exact(game, k, effort)
         if exact is not None:
             return exact
-    positions = sample_positions(k, 1 if k.complete else effort.worlds, rng)
+    positions = choice_positions(k, 1 if k.complete else effort.worlds, rng)
     planner = Planner(k, rules, positions[0])
     found, reached, cut = planner.plans(effort.closure)
     count = len(positions) if scheme == "vote" else min(effort.proposals, len(positions))
     if scheme == "plans" and not planner.symmetric and positions[0].stock:
         count = 0  # before Spider's last deal small solves hardly ever win (value.py)
-    solved = solve_states(game.variant, positions[:count], effort.chance_nodes, lines=True)
+    # the plans' worlds are not the proposals' own: a plan a world proposes wins that world
+    proposing = positions if scheme == "vote" else sample_positions(k, count, rng)
+    solved = solve_states(game.variant, proposing[:count], effort.chance_nodes, lines=True)
     wins = [v.line for v in solved if v.status == "solved" and v.line]
-    plans = _distinct(found + [planner.plan_of(line) for line in wins])
+    plans = _distinct(rules, planner, found + [planner.plan_of(line) for line in wins])
     moves_on = not plans
     if moves_on:
         # the nearest ones only (the search's order): each plan compared costs at least one
@@ -108,13 +120,23 @@ def choose(game: Game, k: Knowledge, effort: Effort, seed: int | None,
     elif len(plans) == 1 and not lines:
         ranked = [Scored(plans[0], 0, 0)]
     else:
-        ranked = _halving(game, planner, plans, positions, effort)
+        ranked = _race(game, planner, plans, positions, effort)
     return Choice(ranked, False, False, moves_on)
 
 
-def _distinct(plans: list[Plan]) -> list[Plan]:
-    """The plans without repeats, in their first order."""
-    return list(dict.fromkeys(plans))
+def _distinct(rules: Rules, planner: Planner, plans: list[Plan]) -> list[Plan]:
+    """One plan for each position the plans lead to, the one the tips like best (then the
+    shortest), in their first order. Positions are told apart as the player sees them,
+    showing the cards the plans show, in the planner's world: two plans that reach the same
+    position there turn up the same places and leave every card in sight alike, so they
+    reach the same position in every world and are worth the same."""
+    best: dict[Hashable, Plan] = {}
+    for plan in map(planner.earliest, plans):
+        key = sight(_play_out(rules, planner.start, plan), planner.symmetric, planner.cycle)
+        kept = best.get(key)
+        if kept is None or (plan.tips, -len(plan.moves)) > (kept.tips, -len(kept.moves)):
+            best[key] = plan
+    return list(best.values())
 
 
 def _exact(game: Game, k: Knowledge, effort: Effort) -> Choice | None:
@@ -161,33 +183,49 @@ def _play_out(rules: Rules, state: State, plan: Plan) -> State:
     return state
 
 
-def _halving(game: Game, planner: Planner, plans: list[Plan], positions: list[State],
-             effort: Effort) -> list[Scored]:
-    """Successive halving of ``plans`` on common worlds within ``effort.solves`` solves."""
+def _race(game: Game, planner: Planner, plans: list[Plan], positions: list[State],
+          effort: Effort) -> list[Scored]:
+    """The race of ``plans`` (module docstring) on the worlds ``positions``, in rounds of
+    ROUND worlds, within ``effort.solves`` solves: every plan ranked, the leader first. When
+    the plans still in it are too many for the budget left to give them two rounds, the
+    worse half leaves first (successive halving)."""
 
     def reach(state: State) -> list[State]:
         return planner.reach(state, effort.reach)
 
     rules = game.rules
     wins = [0] * len(plans)
-    worth = [0.0] * len(plans)
-    trials = [0] * len(plans)
+    values: list[list[float]] = [[] for _ in plans]
     alive = list(range(len(plans)))
-    rounds = max(1, math.ceil(math.log2(len(plans))))
-    used = 0
-    while used < len(positions) and (len(alive) > 1 or used == 0):
-        batch = max(1, effort.solves // (rounds * len(alive)))
-        batch = min(batch, len(positions) - used)
+    used = solves = 0
+    while used < len(positions) and solves < effort.solves and (len(alive) > 1 or used == 0):
+        left = effort.solves - solves
+        if len(alive) > 2 and len(alive) * ROUND * 2 > left and used:
+            alive.sort(key=lambda i: (sum(values[i]), plans[i].tips), reverse=True)
+            alive = alive[:(len(alive) + 1) // 2]
+        batch = max(1, min(ROUND, left // len(alive), len(positions) - used))
         worlds = positions[used:used + batch]
         used += batch
+        solves += batch * len(alive)
         finals = [_play_out(rules, world, plans[i]) for i in alive for world in worlds]
-        values = worths_of(game.variant, rules, finals, effort.nodes, reach)
+        got = worths_of(game.variant, rules, finals, effort.nodes, reach)
         for n, i in enumerate(alive):
-            for won, value in values[n * batch:(n + 1) * batch]:
+            for won, value in got[n * batch:(n + 1) * batch]:
                 wins[i] += won
-                worth[i] += value
-            trials[i] += batch
-        alive.sort(key=lambda i: (worth[i], plans[i].tips), reverse=True)
-        alive = alive[:max(1, (len(alive) + 1) // 2)]
-    scored = [Scored(plan, wins[i], trials[i], worth[i]) for i, plan in enumerate(plans)]
+                values[i].append(value)
+        lead = max(alive, key=lambda i: (sum(values[i]), plans[i].tips))
+        alive = [i for i in alive if i == lead or not _settled(values[lead], values[i])]
+    scored = [Scored(plan, wins[i], len(values[i]), sum(values[i])) for i, plan in enumerate(plans)]
     return sorted(scored, key=Scored.order, reverse=True)
+
+
+def _settled(lead: list[float], other: list[float]) -> bool:
+    """Has the race settled between the leader and another plan, from their worths on the
+    same worlds: the leader better beyond chance (the mean of the paired differences over
+    Z standard errors), or the two equal to within MARGIN (after EQUAL_AFTER worlds)?"""
+    diffs = [a - b for a, b in zip(lead, other, strict=True)]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 1.0
+    error = math.sqrt(var / n)
+    return mean > Z * error or (n >= EQUAL_AFTER and abs(mean) + Z * error < MARGIN)

@@ -40,7 +40,7 @@ EFFORTS: dict[str, dict[str, Effort]] = {
     "klondike": {
         "quick": Effort("quick", 24, 120, 600, 400, 4, 10, 32, 2_000, 200_000),
         "normal": Effort("normal", 64, 400, 1_000, 1_500, 8, 30, 64, 5_000, 1_000_000),
-        "strong": Effort("strong", 160, 1_600, 3_000, 4_000, 16, 100, 128, 20_000, 5_000_000),
+        "strong": Effort("strong", 512, 4_000, 1_000, 4_000, 16, 100, 128, 20_000, 5_000_000),
     },
     "spiderette": {
         "quick": Effort("quick", 12, 60, 4_000, 300, 4, 10, 32, 20_000, 1_000_000),

@@ -8,6 +8,14 @@ choosing a move is choosing a plan: a sequence of such moves, then one move that
 the search from strategy fusion over that stretch: each world is solved only from the point
 where it first differs from the others (lonelybot chooses its moves so).
 
+In Klondike a plan also ends at a move that shows nothing but that no move can undo (a waste
+play, a card to a foundation it cannot leave, a column move whose cards cannot go back). The
+player learns nothing there either, so the choice after it is made on fresh worlds; what
+ending there buys is a short list of plans. With the stock known, plans that ran on to the
+next card shown were every order of the talon plays before it, thousands of them, each tried
+on a world or two. The price is some strategy fusion: from that move to the next card shown,
+each world's solver picks the moves knowing the world.
+
 Plans are found by a best-first search over the positions that moves showing nothing
 reach, on one world: those moves never look at an unseen card, so the positions found, as far
 as the player sees them, are those of every world.
@@ -23,7 +31,7 @@ from ..core import Move, State
 from ..core.game import Rules
 from ..core.klondike import KlondikeRules
 from ..core.notation import parse_move_text
-from .knowledge import Knowledge, sight
+from .knowledge import Knowledge, sight, talon_cycle
 from .tips import step_points, tip_score
 
 
@@ -36,8 +44,9 @@ def explicit_move(text: str) -> Move:
 
 @dataclass(frozen=True)
 class Plan:
-    """Moves that show nothing, then (when ``reveals``) one move that shows a card;
-    ``tips``: how well it follows the seeds' tips (tips.py), to break ties."""
+    """Moves that show nothing, then (when ``reveals``) one move that shows a card, or
+    else (Klondike) one that cannot be undone (``Planner.commits``), or a win; ``tips``: how
+    well it follows the seeds' tips (tips.py), to break ties."""
 
     moves: tuple[Move, ...]
     reveals: bool
@@ -60,6 +69,9 @@ class Planner:
         self.symmetric = isinstance(rules, KlondikeRules)  # Klondike ignores column order
         self.talon_free = isinstance(rules, KlondikeRules) and rules.draw == 1 and \
             rules.passes == 0
+        # positions are keyed up to the presses between them once every stock card is known
+        # (a press that shows a card ends a plan, so it stays known along a plan)
+        self.cycle = talon_cycle(rules) if None not in k.stock else 0
 
     def reveals(self, before: State, after: State) -> bool:
         """Does the move from ``before`` to ``after`` show a card the player has not seen?"""
@@ -73,6 +85,26 @@ class Planner:
             return any(self.k.stock[j] is None
                        for j in range(len(after.stock), len(before.stock)))
         return False
+
+    def commits(self, before: State, move: Move, after: State) -> bool:
+        """Does the Klondike ``move`` from ``before`` to ``after`` end a plan although it
+        shows nothing, being one that no move can undo (a waste play; a card to its
+        foundation that cannot come back; a column move whose cards cannot go back)?"""
+        if not self.symmetric:
+            return False
+        rules = self.rules
+        if move.source == "w":
+            return True
+        if move.is_stock:
+            return False
+        if move.target == "f":
+            card = before.columns[int(move.source) - 1][-1]
+            back = Move(f"f{rules.foundation_for(before, card) + 1}", move.source)
+        elif move.source.startswith("f"):
+            return False
+        else:
+            back = Move(move.target, move.source, move.count)
+        return rules.legal_move(after, back) is None
 
     def steps(self, state: State) -> list[tuple[tuple[Move, ...], State, bool]]:
         """The steps worth a plan's while from ``state``: (moves, the position after them,
@@ -153,7 +185,7 @@ class Planner:
         when each move shifts one pile), so that the cards nearest to being turned are found
         within the limit."""
         rules = self.rules
-        seen = {sight(start, self.symmetric)}
+        seen = {sight(start, self.symmetric, self.cycle)}
         queue: list[tuple[int, int, State, Plan]] = [(0, 0, start, Plan((), False))]
         found: list[Plan] = []
         closure: list[tuple[Hashable, State, Plan]] = []
@@ -165,10 +197,10 @@ class Planner:
             for step, after, shows in self.steps(state):
                 score = plan.tips + step_points(rules, state, after, step) if tips else 0
                 line = Plan((*plan.moves, *step), shows, score)
-                if shows:
+                if shows or self.commits(state, step[-1], after):
                     found.append(line)
                     continue
-                key = sight(after, self.symmetric)
+                key = sight(after, self.symmetric, self.cycle)
                 if key in seen or len(seen) > limit:
                     continue
                 seen.add(key)
@@ -176,10 +208,72 @@ class Planner:
                 closure.append((key, after, line))
         return found, closure, bool(queue)
 
+    def earliest(self, plan: Plan) -> Plan:
+        """``plan`` cut short where its moves allow it: its last step (a move, or presses and
+        the waste play they lead to) made as early as it can be, the moves it jumps left out.
+
+        Say a plan makes moves R, then its last step S. If S could come after only the first
+        i moves of R, and the rest of R after S, reaching the same position, that position is
+        reachable from the one after R[:i] + S. A position's worth with every card known
+        can only grow with what it reaches, so R[:i] + S is worth at least the plan in every
+        world, and it leaves the rest of R to be chosen after the card S shows. It holds in
+        every world when the moves of R after S touch no column S turned a card up in (their
+        legality then reads only cards every world shows alike) and show nothing."""
+        moves = plan.moves
+        cut = len(moves) - 1
+        if moves[cut].source == "w":
+            while cut > 0 and moves[cut - 1].is_stock:
+                cut -= 1
+        step, before = moves[cut:], moves[:cut]
+        if not before or (not self.symmetric and any(m.is_stock for m in step)):
+            return plan
+        rules = self.rules
+        goal = self._after(self.start, moves)
+        if goal is None:
+            return plan
+        want = sight(goal[0], self.symmetric, self.cycle)
+        for i in range(len(before)):
+            head = self._after(self.start, before[:i])
+            assert head is not None  # a prefix of the plan
+            shown = self._after(head[0], step)
+            if shown is None or shown[1] != plan.reveals:
+                continue
+            turned = {str(c + 1) for c, (a, b) in enumerate(zip(shown[0].down, head[0].down,
+                                                            strict=True)) if a < b}
+            rest = before[i:]
+            if any(m.source in turned or m.target in turned for m in rest):
+                continue
+            tail = self._after(shown[0], rest)
+            if tail is None or tail[1] or sight(tail[0], self.symmetric, self.cycle) != want:
+                continue
+            short = (*head[2], *shown[2])
+            return Plan(short, plan.reveals, tip_score(rules, self.start, short))
+        return plan
+
+    def _after(self, state: State, moves: tuple[Move, ...]) -> tuple[State, bool,
+                                                                      tuple[Move, ...]] | None:
+        """``moves`` played from ``state`` if each is legal there: (the position, whether
+        one of them showed a card, the moves as the rules name them), else None."""
+        shows = False
+        named = []
+        for move in moves:
+            if isinstance(self.rules, KlondikeRules):
+                legal = self.rules.legal_move(state, move)
+            else:
+                legal = next((m for m in self.rules.legal_moves(state) if m == move), None)
+            if legal is None:
+                return None
+            after = self.rules.apply(state, legal)
+            shows = shows or self.reveals(state, after)
+            named.append(legal)
+            state = after
+        return state, shows, tuple(named)
+
     def plan_of(self, line: tuple[str, ...]) -> Plan:
         """The plan a winning line of some world (explicit notation, solver/batch.py)
-        starts with: its moves up to the first one that shows a card (or the whole line,
-        which then wins without showing one), as the rules' legal moves, with its tips."""
+        starts with: its moves up to the first one that shows a card or cannot be undone
+        (or the whole line, which then wins without either), as the rules' legal moves,
+        with its tips."""
         state = self.start
         moves: list[Move] = []
         reveals = False
@@ -190,6 +284,8 @@ class Planner:
             after = self.rules.apply(state, move)
             if self.reveals(state, after):
                 reveals = True
+                break
+            if self.commits(state, move, after):
                 break
             state = after
         return Plan(tuple(moves), reveals, tip_score(self.rules, self.start, tuple(moves)))

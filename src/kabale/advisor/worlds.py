@@ -11,8 +11,11 @@ worlds on every machine and Python.
 
 from __future__ import annotations
 
+import math
 import secrets
+from collections import Counter
 from collections.abc import Sequence
+from itertools import permutations
 
 from ..core import Card, Game, KabaleError, State
 from ..core.deal import Pcg32
@@ -44,6 +47,28 @@ def shuffled(cards: Sequence[Card], rng: Pcg32) -> list[Card]:
 def sample_positions(k: Knowledge, n: int, rng: Pcg32) -> list[State]:
     """``n`` positions drawn from the posterior: the current table of each world."""
     return [k.position(iter(shuffled(k.unseen_cards, rng))) for _ in range(n)]
+
+
+def every_position(k: Knowledge, limit: int) -> list[State] | None:
+    """Every position the knowledge allows (each distinct arrangement of the unseen cards
+    over the unseen places, all equally likely: module docstring), in a fixed order, when
+    there are at most ``limit`` of them; else None."""
+    counts = Counter(k.unseen_cards)
+    arrangements = math.factorial(len(k.unseen_cards))
+    for count in counts.values():
+        arrangements //= math.factorial(count)
+    if arrangements > limit:
+        return None
+    orders = sorted(set(permutations(k.unseen_cards)), key=lambda cards: [
+        (card.suit, card.rank) for card in cards])
+    return [k.position(iter(order)) for order in orders]
+
+
+def choice_positions(k: Knowledge, n: int, rng: Pcg32) -> list[State]:
+    """The worlds a choice compares its plans on: every position the knowledge allows when
+    they are no more than ``n`` (a late Klondike game: the comparison is then exact), else
+    ``n`` drawn from the posterior."""
+    return every_position(k, n) or sample_positions(k, n, rng)
 
 
 def worlds(game: Game, n: int = 32, seed: int | None = None) -> list[Game]:
