@@ -232,22 +232,20 @@ class Planner:
         if goal is None:
             return plan
         want = sight(goal[0], self.symmetric, self.cycle)
+        head, named = self.start, goal[2]
         for i in range(len(before)):
-            head = self._after(self.start, before[:i])
-            assert head is not None  # a prefix of the plan
-            shown = self._after(head[0], step)
-            if shown is None or shown[1] != plan.reveals:
-                continue
-            turned = {str(c + 1) for c, (a, b) in enumerate(zip(shown[0].down, head[0].down,
-                                                            strict=True)) if a < b}
-            rest = before[i:]
-            if any(m.source in turned or m.target in turned for m in rest):
-                continue
-            tail = self._after(shown[0], rest)
-            if tail is None or tail[1] or sight(tail[0], self.symmetric, self.cycle) != want:
-                continue
-            short = (*head[2], *shown[2])
-            return Plan(short, plan.reveals, tip_score(rules, self.start, short))
+            shown = self._after(head, step)
+            if shown is not None and shown[1] == plan.reveals:
+                turned = {str(c + 1) for c, (a, b) in enumerate(zip(shown[0].down, head.down,
+                                                                strict=True)) if a < b}
+                rest = before[i:]
+                tail = None if any(m.source in turned or m.target in turned for m in rest) \
+                    else self._after(shown[0], rest)
+                if tail is not None and not tail[1] and \
+                        sight(tail[0], self.symmetric, self.cycle) == want:
+                    short = (*named[:i], *shown[2])
+                    return Plan(short, plan.reveals, tip_score(rules, self.start, short))
+            head = rules.apply(head, named[i])
         return plan
 
     def _after(self, state: State, moves: tuple[Move, ...]) -> tuple[State, bool,
