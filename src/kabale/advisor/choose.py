@@ -2,11 +2,13 @@
 
 Each plan (plans.py) is played out in sampled worlds and each world is then solved with
 every card known within a small budget of positions: a plan's value is the share of worlds
-it wins ("unknown" counts as not won, as lonelybot counts it). Plans are compared in a race
-on common worlds: every plan still in it is tried on the same new worlds each round, and a
-plan leaves when the leader is better on the worlds both were tried on beyond chance (a
-paired test), or when the two are shown equal to within a small margin. So the budget goes
-where plans are close, and each comparison is paired, not luck of the draw. Ties go to the
+it wins ("unknown" counts as not won, as lonelybot counts it). Klondike's plans are compared
+in a race on common worlds: every plan still in it is tried on the same new worlds each
+round, and a plan leaves when the leader is better on the worlds both were tried on beyond
+chance (a paired test), or when the two are shown equal to within a small margin. So the
+budget goes where plans are close, and each comparison is paired, not luck of the draw. The
+Spider family's plans, whose worth is a progress score (value.py), are compared by
+successive halving on common worlds: the worse half leaves each round. Ties go to the
 seeds' tips.
 
 The other scheme, "vote", solves each world from the position itself and lets every world it
@@ -95,17 +97,24 @@ def choose(game: Game, k: Knowledge, effort: Effort, seed: int | None,
         exact = _exact(game, k, effort)
         if exact is not None:
             return exact
-    positions = choice_positions(k, 1 if k.complete else effort.worlds, rng)
+    # Klondike's plans race on common worlds (all of them when few are possible); the Spider
+    # family's keep successive halving, which their worth (value.py) was tuned with: raced,
+    # the bot won 4 of Spiderette deals 1-200 where halving won 8 of 1-73 (benchmarks.md)
+    klondike = isinstance(rules, KlondikeRules)
+    n = 1 if k.complete else effort.worlds
+    positions = choice_positions(k, n, rng) if klondike else sample_positions(k, n, rng)
     planner = Planner(k, rules, positions[0])
     found, reached, cut = planner.plans(effort.closure)
     count = len(positions) if scheme == "vote" else min(effort.proposals, len(positions))
-    if scheme == "plans" and not planner.symmetric and positions[0].stock:
+    if scheme == "plans" and not klondike and positions[0].stock:
         count = 0  # before Spider's last deal small solves hardly ever win (value.py)
     # the plans' worlds are not the proposals' own: a plan a world proposes wins that world
-    proposing = positions if scheme == "vote" else sample_positions(k, count, rng)
+    proposing = sample_positions(k, count, rng) if klondike and scheme == "plans" \
+        else positions
     solved = solve_states(game.variant, proposing[:count], effort.chance_nodes, lines=True)
     wins = [v.line for v in solved if v.status == "solved" and v.line]
-    plans = _distinct(rules, planner, found + [planner.plan_of(line) for line in wins])
+    plans = found + [planner.plan_of(line) for line in wins]
+    plans = _distinct(rules, planner, plans) if klondike else list(dict.fromkeys(plans))
     moves_on = not plans
     if moves_on:
         # the nearest ones only (the search's order): each plan compared costs at least one
@@ -120,7 +129,7 @@ def choose(game: Game, k: Knowledge, effort: Effort, seed: int | None,
     elif len(plans) == 1 and not lines:
         ranked = [Scored(plans[0], 0, 0)]
     else:
-        ranked = _race(game, planner, plans, positions, effort)
+        ranked = (_race if klondike else _halving)(game, planner, plans, positions, effort)
     return Choice(ranked, False, False, moves_on)
 
 
@@ -181,6 +190,40 @@ def _play_out(rules: Rules, state: State, plan: Plan) -> State:
             state = rules.apply(state, moves[i])
             i += 1
     return state
+
+
+def _halving(game: Game, planner: Planner, plans: list[Plan], positions: list[State],
+             effort: Effort) -> list[Scored]:
+    """Successive halving of ``plans`` on common worlds within ``effort.solves`` solves:
+    every plan still in it is tried on the same new worlds each round, and the worse half
+    by summed worth leaves."""
+
+    def reach(state: State) -> list[State]:
+        return planner.reach(state, effort.reach)
+
+    rules = game.rules
+    wins = [0] * len(plans)
+    worth = [0.0] * len(plans)
+    trials = [0] * len(plans)
+    alive = list(range(len(plans)))
+    rounds = max(1, math.ceil(math.log2(len(plans))))
+    used = 0
+    while used < len(positions) and (len(alive) > 1 or used == 0):
+        batch = max(1, effort.solves // (rounds * len(alive)))
+        batch = min(batch, len(positions) - used)
+        worlds = positions[used:used + batch]
+        used += batch
+        finals = [_play_out(rules, world, plans[i]) for i in alive for world in worlds]
+        values = worths_of(game.variant, rules, finals, effort.nodes, reach)
+        for n, i in enumerate(alive):
+            for won, value in values[n * batch:(n + 1) * batch]:
+                wins[i] += won
+                worth[i] += value
+            trials[i] += batch
+        alive.sort(key=lambda i: (worth[i], plans[i].tips), reverse=True)
+        alive = alive[:max(1, (len(alive) + 1) // 2)]
+    scored = [Scored(plan, wins[i], trials[i], worth[i]) for i, plan in enumerate(plans)]
+    return sorted(scored, key=Scored.order, reverse=True)
 
 
 def _race(game: Game, planner: Planner, plans: list[Plan], positions: list[State],
