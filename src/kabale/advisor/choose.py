@@ -98,8 +98,8 @@ def choose(game: Game, k: Knowledge, effort: Effort, seed: int | None,
         if exact is not None:
             return exact
     # Klondike's plans race on common worlds (all of them when few are possible); the Spider
-    # family's keep successive halving, which their worth (value.py) was tuned with: raced,
-    # the bot won 4 of Spiderette deals 1-200 where halving won 8 of 1-73 (benchmarks.md)
+    # family's keep successive halving, which their worth (value.py) was tuned with and which
+    # wins more of their games than the race (docs/advisor.md)
     klondike = isinstance(rules, KlondikeRules)
     n = 1 if k.complete else effort.worlds
     positions = choice_positions(k, n, rng) if klondike else sample_positions(k, n, rng)
