@@ -9,7 +9,7 @@ played out on ``--worlds`` worlds of its own (drawn for the referee, not the bot
 is solved within ``--nodes`` positions. A plan's referee value is the share it wins. Prints,
 per choice, the referee's best value, the value of the plan the bot played and whether that
 was the referee's best (within one world's share); then the mean regret (best minus played)
-over all choices. Klondike only: its worth of a world is a plain verdict.
+over all choices. Klondike only: the referee's value is the share of worlds won.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """What a world is worth after a plan.
 
-Klondike: 1 if the solver wins it within the budget, else 0 (an undecided world counts as
-not won, as lonelybot counts it; small solves decide most Klondike worlds).
+Klondike: 1 if the solver wins it within the budget, 0 if it proves it lost, and
+``UNDECIDED`` if it decides neither: a plan whose worlds are proved lost is worse than one
+whose worlds are merely hard (lonelybot counts both as 0).
 
 Spider and Spiderette: with every card known nearly every position of a deal is won, so
 before the last deal the solver's verdicts tell plans apart only by how soon a win is
@@ -28,6 +29,10 @@ from ..solver.batch import solve_states
 #: next rank of another suit, on any other card (a break), empty column, face-down card
 RUN, LINK, NATURAL, BREAK, EMPTY, HIDDEN = 13.0, 1.0, 0.3, 1.0, 3.0, 0.75
 SCALE = 8.0  # score units per step of the logistic
+
+#: an undecided Klondike world's worth, between a lost world's and a won one's: a larger
+#: search wins a good share of such worlds (docs/benchmarks.md, bench/undecided_worlds.py)
+UNDECIDED = 0.5
 
 
 def progress(state: State) -> float:
@@ -56,7 +61,8 @@ def worths(variant: Variant, rules: Rules, finals: list[State], nodes: int,
     lists the positions a position reaches by moves that show nothing."""
     if not isinstance(rules, SpiderRules):
         verdicts = solve_states(variant, finals, nodes)
-        return [(v.status == "solved", float(v.status == "solved")) for v in verdicts]
+        worth = {"solved": 1.0, "unsolvable": 0.0, "unknown": UNDECIDED}
+        return [(v.status == "solved", worth[v.status]) for v in verdicts]
     out: list[tuple[bool, float]] = [(False, 0.0)] * len(finals)
     ended = [i for i, state in enumerate(finals) if not state.stock]
     for i, verdict in zip(ended, solve_states(variant, [finals[i] for i in ended], nodes),
