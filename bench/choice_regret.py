@@ -18,8 +18,8 @@ import argparse
 import statistics
 import sys
 
-from kabale import Game, parse_variant
-from kabale.advisor import Bot
+from kabale import parse_variant
+from kabale.advisor import Bot, autoplay
 from kabale.advisor import choose as chooser
 from kabale.advisor.cli import parse_seeds
 from kabale.advisor.effort import effort_for
@@ -66,13 +66,7 @@ def main() -> int:
     chooser._race = refereed
     level = effort_for(variant, args.effort)
     for seed in parse_seeds(args.seeds):
-        game = Game.new(variant, seed)
-        bot = Bot(level, seed=seed, stock_known=args.stock_known)
-        while game.outcome == "playing" and game.moves_made < 5000:
-            move = bot.choose(game)
-            if move is None:
-                break
-            game.play(move)
+        game = autoplay(variant, seed, Bot(level, seed=seed, stock_known=args.stock_known))
         print(f"deal {seed}: {game.outcome} after {game.moves_made} moves", flush=True)
     if regrets:
         print(f"{len(regrets)} choices: mean regret {statistics.mean(regrets):.4f}, "

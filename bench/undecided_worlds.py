@@ -17,8 +17,8 @@ import random
 import sys
 from collections import Counter
 
-from kabale import Game, State, parse_variant
-from kabale.advisor import Bot
+from kabale import State, parse_variant
+from kabale.advisor import Bot, autoplay
 from kabale.advisor import choose as chooser
 from kabale.advisor.cli import parse_seeds
 from kabale.advisor.effort import effort_for
@@ -50,13 +50,7 @@ def main() -> int:
     chooser.worths_of = keeping
     level = effort_for(variant, args.effort)
     for seed in parse_seeds(args.seeds):
-        game = Game.new(variant, seed)
-        bot = Bot(level, seed=seed, stock_known=args.stock_known)
-        while game.outcome == "playing" and game.moves_made < 5000:
-            move = bot.choose(game)
-            if move is None:
-                break
-            game.play(move)
+        autoplay(variant, seed, Bot(level, seed=seed, stock_known=args.stock_known))
     chooser.worths_of = original
     picked = random.Random(1).sample(undecided, min(args.sample, len(undecided)))
     counts = Counter(v.status for v in solve_states(variant, picked, args.nodes))
