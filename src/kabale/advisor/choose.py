@@ -1,8 +1,8 @@
 """Choosing a move from what the player has seen: plans compared over sampled worlds.
 
 Each plan (plans.py) is played out in sampled worlds and each world is then solved with
-every card known within a small budget of positions: a plan's value is the share of worlds
-it wins ("unknown" counts as not won, as lonelybot counts it). Klondike's plans are compared
+every card known within a small budget of positions: a plan's value is the worth of its
+worlds (value.py; in Klondike won 1, lost 0, undecided a half). Klondike's plans are compared
 in a race on common worlds: every plan still in it is tried on the same new worlds each
 round, and a plan leaves when the leader is better on the worlds both were tried on beyond
 chance (a paired test), or when the two are shown equal to within a small margin. So the
