@@ -24,7 +24,7 @@ as the player sees them, are those of every world.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
 
 from ..core import Move, State
@@ -106,9 +106,9 @@ class Planner:
             back = Move(move.target, move.source, move.count)
         return rules.legal_move(after, back) is None
 
-    def steps(self, state: State) -> list[tuple[tuple[Move, ...], State, bool]]:
-        """The steps worth a plan's while from ``state``: (moves, the position after them,
-        whether the last one shows a card).
+    def steps(self, state: State) -> Iterator[tuple[tuple[Move, ...], State, bool]]:
+        """The steps worth a plan's while from ``state``, made one at a time as they are
+        asked for: (moves, the position after them, whether the last one shows a card).
 
         - A Klondike column top of rank 2 or less that fits its foundation goes up alone:
           nothing but an Ace could ever lie on it, and an Ace has its own foundation, so any
@@ -128,15 +128,14 @@ class Planner:
                         state.columns[int(move.source) - 1][-1]
                     if card.rank <= 2:
                         after = rules.apply(state, move)
-                        return [((move,), after, self.reveals(state, after))]
-        out = []
+                        yield (move,), after, self.reveals(state, after)
+                        return
         for move in legal:
             if move.is_stock:
-                out.extend(self._draws(state, move))
+                yield from self._draws(state, move)
             elif not move.source.startswith("f"):
                 after = rules.apply(state, move)
-                out.append(((move,), after, self.reveals(state, after)))
-        return out
+                yield (move,), after, self.reveals(state, after)
 
     def _draws(self, state: State,
                press: Move) -> list[tuple[tuple[Move, ...], State, bool]]:
@@ -172,14 +171,16 @@ class Planner:
     def reach(self, start: State, limit: int) -> list[State]:
         """Up to ``limit`` positions that ``start`` (a position of any world of the
         knowledge, after moves) reaches by moves that show nothing."""
-        return [state for _, state, _ in self.explore(start, limit, tips=False)[1]]
+        return [state for _, state, _ in self.explore(start, limit, plans=False)[1]]
 
-    def explore(self, start: State, limit: int, tips: bool = True) -> tuple[
+    def explore(self, start: State, limit: int, plans: bool = True) -> tuple[
             list[Plan], list[tuple[Hashable, State, Plan]], bool]:
         """Search from ``start`` over the moves that show nothing until ``limit`` positions
         are found: (the plans that show a card or win, the positions reached with their
-        sight and the plan that reaches them, whether the search was cut); with ``tips``,
-        each plan's tips are summed step by step along the search (else they are 0).
+        sight and the plan that reaches them, whether the search was cut). With ``plans``,
+        each plan's tips are summed step by step along the search and every step of the
+        last position taken counts (its plans that show a card are listed); without, the
+        tips are 0 and the search stops at the limit.
         Positions are taken best first by their moves so far plus the fewest face-up cards
         that cover a face-down one (a lower bound of the moves to the nearest card to turn,
         when each move shifts one pile), so that the cards nearest to being turned are found
@@ -195,7 +196,9 @@ class Planner:
                 found.append(plan)
                 continue
             for step, after, shows in self.steps(state):
-                score = plan.tips + step_points(rules, state, after, step) if tips else 0
+                if len(seen) > limit and not plans:
+                    break
+                score = plan.tips + step_points(rules, state, after, step) if plans else 0
                 line = Plan((*plan.moves, *step), shows, score)
                 if shows or self.commits(state, step[-1], after):
                     found.append(line)
