@@ -41,8 +41,8 @@ def main() -> int:
     undecided: list[State] = []
     original = chooser.worths_of
 
-    def keeping(variant, rules, finals, nodes, reach):  # type: ignore[no-untyped-def]
-        got = original(variant, rules, finals, nodes, reach)
+    def keeping(variant, rules, finals, nodes, ahead):  # type: ignore[no-untyped-def]
+        got = original(variant, rules, finals, nodes, ahead)
         undecided.extend(s for s, (won, worth) in zip(finals, got, strict=True)
                          if not won and worth == UNDECIDED)
         return got

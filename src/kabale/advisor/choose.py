@@ -30,6 +30,7 @@ from ..solver.batch import solve_states
 from .effort import Effort
 from .knowledge import Knowledge, sight
 from .plans import Plan, Planner, explicit_move
+from .value import outlook
 from .value import worths as worths_of
 from .worlds import choice_positions, rng_for, sample_positions
 
@@ -198,9 +199,7 @@ def _halving(game: Game, planner: Planner, plans: list[Plan], positions: list[St
     every plan still in it is tried on the same new worlds each round, and the worse half
     by summed worth leaves."""
 
-    def reach(state: State) -> list[State]:
-        return planner.reach(state, effort.reach)
-
+    ahead = outlook(lambda state: planner.reach(state, effort.reach))
     rules = game.rules
     wins = [0] * len(plans)
     worth = [0.0] * len(plans)
@@ -214,7 +213,7 @@ def _halving(game: Game, planner: Planner, plans: list[Plan], positions: list[St
         worlds = positions[used:used + batch]
         used += batch
         finals = [_play_out(rules, world, plans[i]) for i in alive for world in worlds]
-        values = worths_of(game.variant, rules, finals, effort.nodes, reach)
+        values = worths_of(game.variant, rules, finals, effort.nodes, ahead)
         for n, i in enumerate(alive):
             for won, value in values[n * batch:(n + 1) * batch]:
                 wins[i] += won
@@ -233,9 +232,7 @@ def _race(game: Game, planner: Planner, plans: list[Plan], positions: list[State
     the plans still in it are too many for the budget left to give them two rounds, the
     worse half leaves first (successive halving)."""
 
-    def reach(state: State) -> list[State]:
-        return planner.reach(state, effort.reach)
-
+    ahead = outlook(lambda state: planner.reach(state, effort.reach))
     rules = game.rules
     wins = [0] * len(plans)
     values: list[list[float]] = [[] for _ in plans]
@@ -251,7 +248,7 @@ def _race(game: Game, planner: Planner, plans: list[Plan], positions: list[State
         used += batch
         solves += batch * len(alive)
         finals = [_play_out(rules, world, plans[i]) for i in alive for world in worlds]
-        got = worths_of(game.variant, rules, finals, effort.nodes, reach)
+        got = worths_of(game.variant, rules, finals, effort.nodes, ahead)
         for n, i in enumerate(alive):
             for won, value in got[n * batch:(n + 1) * batch]:
                 wins[i] += won

@@ -18,12 +18,13 @@ on, the solver's verdict decides: 1 won, 0 lost, half the progress if undecided.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 
 from ..core import State, Variant
 from ..core.game import Rules
 from ..core.spider import SpiderRules
 from ..solver.batch import solve_states
+from .knowledge import sight
 
 #: weights of the progress score: per run removed, card on the next rank of its suit, on the
 #: next rank of another suit, on any other card (a break), empty column, face-down card
@@ -39,13 +40,16 @@ def progress(state: State) -> float:
     """A Spider position's progress in (0, 1), the logistic of its score."""
     links = naturals = breaks = 0
     for pile, down in zip(state.columns, state.down, strict=True):
-        for below, above in zip(pile[down:], pile[down + 1:], strict=False):
-            if below.rank != above.rank + 1:
-                breaks += 1
-            elif below.suit == above.suit:
-                links += 1
-            else:
-                naturals += 1
+        below = None
+        for above in pile[down:]:  # each face-up card on the one below it
+            if below is not None:
+                if below.rank != above.rank + 1:
+                    breaks += 1
+                elif below.suit == above.suit:
+                    links += 1
+                else:
+                    naturals += 1
+            below = above
     score = RUN * len(state.foundations) + LINK * links + NATURAL * naturals - \
         BREAK * breaks + EMPTY * sum(not pile for pile in state.columns) - \
         HIDDEN * sum(state.down)
@@ -53,12 +57,31 @@ def progress(state: State) -> float:
 
 
 Reach = Callable[[State], list[State]]
+Outlook = Callable[[State], float]
+
+
+def outlook(reach: Reach) -> Outlook:
+    """The best progress of a Spider position and of the positions ``reach`` lists for it
+    (those it reaches by moves that show nothing), worked out once for each look of a
+    position: those moves read only cards in sight, so positions a player sees alike reach
+    positions that look alike, and progress reads only cards in sight too. Worlds often look
+    alike after a plan (its one new card is one of 13 or 26 kinds with one or two suits)."""
+    best: dict[Hashable, float] = {}
+
+    def look(state: State) -> float:
+        key = sight(state, False)
+        if key not in best:
+            best[key] = max(progress(s) for s in [state, *reach(state)])
+        return best[key]
+
+    return look
 
 
 def worths(variant: Variant, rules: Rules, finals: list[State], nodes: int,
-           reach: Reach) -> list[tuple[bool, float]]:
-    """(won, worth) of each world's position after a plan (module docstring); ``reach``
-    lists the positions a position reaches by moves that show nothing."""
+           ahead: Outlook) -> list[tuple[bool, float]]:
+    """(won, worth) of each world's position after a plan (module docstring); ``ahead``
+    gives the best progress a Spider position reaches by moves that show nothing
+    (``outlook``)."""
     if not isinstance(rules, SpiderRules):
         verdicts = solve_states(variant, finals, nodes)
         worth = {"solved": 1.0, "unsolvable": 0.0, "unknown": UNDECIDED}
@@ -72,5 +95,5 @@ def worths(variant: Variant, rules: Rules, finals: list[State], nodes: int,
                   else 0.5 * progress(finals[i]))
     for i, state in enumerate(finals):
         if state.stock:
-            out[i] = (False, max(progress(s) for s in [state, *reach(state)]))
+            out[i] = (False, ahead(state))
     return out
