@@ -75,10 +75,11 @@ class Planner:
 
     def reveals(self, before: State, after: State) -> bool:
         """Does the move from ``before`` to ``after`` show a card the player has not seen?"""
-        for c, pile in enumerate(self.k.columns):
-            for i in range(after.down[c], before.down[c]):
-                if pile[i] is None:
-                    return True
+        if after.down != before.down:
+            for c, pile in enumerate(self.k.columns):
+                for i in range(after.down[c], before.down[c]):
+                    if pile[i] is None:
+                        return True
         if len(after.stock) < len(before.stock) and before.passes_used == self.k.passes_used:
             # still the stock the knowledge describes (a turn-back in between would have
             # needed every card of it drawn, each one seen)
@@ -203,10 +204,13 @@ class Planner:
                 if shows or self.commits(state, step[-1], after):
                     found.append(line)
                     continue
-                key = sight(after, self.symmetric, self.cycle)
-                if key in seen or len(seen) > limit:
+                if len(seen) > limit:
                     continue
-                seen.add(key)
+                key = sight(after, self.symmetric, self.cycle)
+                size = len(seen)
+                seen.add(key)  # one hash of the key, where a test then an add took two
+                if len(seen) == size:
+                    continue
                 heapq.heappush(queue, (len(line.moves) + _cover(after), len(seen), after, line))
                 closure.append((key, after, line))
         return found, closure, bool(queue)
