@@ -23,12 +23,23 @@ to right), column to column (by source, then target, longest run first), then th
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 from .cards import ACE, KING, Card
 from .state import FOUNDATION, IN_STOCK, STOCK, Move, Pile, Place, State, lay_out
 
 RUN = 13
 FOUNDATION_RULES = ("runs", "cards")
+
+
+@cache
+def _column_move(src: int, dst: int, count: int, counted: bool) -> Move:
+    """The move of ``count`` cards from column ``src`` + 1 to ``dst`` + 1 with its canonical
+    text, which names the count when ``counted`` (a move into an empty column, which could
+    take several). A Move is immutable, so one serves every position (legal_moves makes
+    thousands a second for the advisor)."""
+    text = f"{src + 1}:{count}>{dst + 1}" if counted else f"{src + 1}>{dst + 1}"
+    return Move(str(src + 1), str(dst + 1), count, text)
 
 
 class SpiderRules:
@@ -130,13 +141,12 @@ class SpiderRules:
                 if target:
                     count = target[-1].rank - top_rank
                     if 1 <= count <= run:
-                        moves.append(Move(str(i + 1), str(j + 1), count, f"{i + 1}>{j + 1}"))
+                        moves.append(_column_move(i, j, count, False))
                 elif run == 1:
-                    moves.append(Move(str(i + 1), str(j + 1), 1, f"{i + 1}>{j + 1}"))
+                    moves.append(_column_move(i, j, 1, False))
                 else:
                     for count in range(run, 0, -1):
-                        text = f"{i + 1}:{count}>{j + 1}"
-                        moves.append(Move(str(i + 1), str(j + 1), count, text))
+                        moves.append(_column_move(i, j, count, True))
         if self.deal_possible(state):
             moves.append(Move(STOCK, "", 1, STOCK))
         return moves
