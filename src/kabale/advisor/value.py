@@ -64,7 +64,7 @@ def outlook(reach: Reach) -> Outlook:
     """The best progress of a Spider position and of the positions ``reach`` lists for it
     (those it reaches by moves that show nothing), worked out once for each look of a
     position: those moves read only cards in sight, so positions a player sees alike reach
-    positions that look alike, and progress reads only cards in sight too. Worlds often look
+    positions that look alike, and progress reads only cards in sight too. Worlds can look
     alike after a plan (its one new card is one of 13 or 26 kinds with one or two suits)."""
     best: dict[Hashable, float] = {}
 
