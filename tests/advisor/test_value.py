@@ -35,7 +35,7 @@ def test_a_world_is_worth_its_verdict_and_an_undecided_one_lies_between() -> Non
 
 def test_a_spider_outlook_searches_each_look_once_and_is_the_best_progress_ahead() -> None:
     game = Game.new("spider:suits=2", 3)
-    planner_rules = game.rules
+    rules = game.rules
     start = game.state
     # the same look with two face-down cards exchanged (columns 1 and 2, bottom cards)
     columns = [list(pile) for pile in start.columns]
@@ -46,7 +46,7 @@ def test_a_spider_outlook_searches_each_look_once_and_is_the_best_progress_ahead
 
     def reach(state: State) -> list[State]:
         searched.append(state)
-        return [planner_rules.apply(state, move) for move in planner_rules.legal_moves(state)
+        return [rules.apply(state, move) for move in rules.legal_moves(state)
                 if not move.is_stock]
 
     ahead = outlook(reach)
