@@ -65,8 +65,7 @@ cdef class KlondikeKernel(Haltable):
     cdef uint64_t downhash[MAXC]    # the share of column i's face-down cards in colhash
     cdef uint64_t colup[MAXC]   # bits of a column's face-up cards if they form one run (rule 12)
     cdef bint colrun[MAXC]      # whether they do
-    cdef CutKey cut_keys[MAXC][CUT_KEYS]  # twin_key's last cut keys of each column
-    cdef uint8_t cut_next[MAXC]     # the one of them to replace next
+    cdef CutKey cut_keys[MAXC][CUT_KEYS]  # twin_key's cut keys of each column (cached_cut_key)
     cdef uint64_t tops              # bits of the column tops (all bits with two decks)
     cdef uint64_t down              # bits of the face-down cards (one deck)
     cdef uint8_t T[MAXT]
@@ -75,6 +74,7 @@ cdef class KlondikeKernel(Haltable):
     cdef uint64_t tset              # one deck: the sum of the talon cards' keys (_rehash_talon)
     cdef uint64_t tbits             # bits of the talon's cards (all bits with two decks)
     cdef uint64_t upall             # colup's bits of every column (their sum: they are disjoint)
+    cdef uint64_t heights           # found[f] in bits 4f-4f+3 (found_step keeps it)
     cdef uint64_t fit, fit_of       # safe_fitting's last answer, and the heights and back it had
     cdef bint fit_known
     cdef uint64_t colmix[MAXC]      # mix64(colhash[i] + 0x51), the plain key of column i ...

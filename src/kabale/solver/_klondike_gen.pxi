@@ -53,6 +53,7 @@ cdef struct Targets:
     int rank[MAXC]       # each non-empty column's top: rank and colour (1 red)
     int red[MAXC]
     unsigned int byrank[15]  # bits of the columns whose top has that rank
+    unsigned int upto[15]    # bits of the columns whose top has that rank or a lower one
     unsigned int redcols     # bits of the columns whose top is red
 
 
@@ -78,6 +79,9 @@ cdef void find_targets(KlondikeKernel k, Targets* g) noexcept nogil:
         key = g.rank[t] * 2 + g.red[t]
         g.cols[key][g.count[key]] = t
         g.count[key] += 1
+    g.upto[0] = g.byrank[0]
+    for key in range(1, 15):
+        g.upto[key] = g.upto[key - 1] | g.byrank[key]
 
 
 cdef inline bint twin_target_taken(KlondikeKernel k, int t, unsigned int* taken) noexcept nogil:
@@ -100,15 +104,9 @@ cdef bint goes_straight_up(KlondikeKernel k, int c) noexcept nogil:
     """Rule 15(b): whether talon card c, fitting its foundation, would go up by rule 2 as
     soon as it lay on top of a column: it is safe to go up, and with one deck its twin does
     not lie face up under another card (up_from would first lay that twin's run onto c)."""
-    cdef int a = twin_of(c), s, j
     if not k.fold or not k._safe_up(c):
         return False
-    if k.decks == 1:
-        for s in range(k.ncols):
-            for j in range(k.cdown[s], k.clen[s] - 1):
-                if k.cols[s][j] == a:
-                    return False
-    return True
+    return k.decks != 1 or not covered_up(k, twin_of(c))
 
 
 cdef int gen_talon_pos(KlondikeKernel k, Targets* g, int p, int draws, int pu, int pend) noexcept nogil:
@@ -205,8 +203,9 @@ cdef int gen_moves(KlondikeKernel k) noexcept nogil:
                 bits = 1u << pend
         else:
             bits = (1u << g.empty) if g.empty >= 0 else 0  # only the first one (rule 3)
-            for i in range(g.rank[s] + 1, min(g.rank[s] + k.clen[s] - lo, 13) + 1):
-                bits |= g.byrank[i]
+            # the tops one rank above a card of the run (a top has one rank: the sets of
+            # byrank are disjoint, so those of the ranks in between are a difference of two)
+            bits |= g.upto[min(g.rank[s] + k.clen[s] - lo, 13)] & ~g.upto[g.rank[s]]
         taken = 0
         while bits:
             t = kabale_ctz(bits)
@@ -338,7 +337,7 @@ cdef bint f2t_goes_on(KlondikeKernel k, int f, int t, Targets* g) noexcept nogil
     cdef bint x_red = red(x), live = False
     if k.decks != 1 or (k.draw == 1 and k.passes == 0) or r <= 2:
         return True
-    k.found[f] -= 1  # the foundations after the move
+    found_step(k, f, -1)  # the foundations after the move
     y = twin_of(x)
     if k._fits_found(y) >= 0 and k._safe_up(y) and not (k.down >> y) & 1:
         live = True
@@ -363,7 +362,7 @@ cdef bint f2t_goes_on(KlondikeKernel k, int f, int t, Targets* g) noexcept nogil
                 if u != t and k.clen[u] > 0 and g.rank[u] == h + 1 and g.red[u] != red(c):
                     live = True
                     break
-    k.found[f] += 1
+    found_step(k, f, 1)
     return live
 
 

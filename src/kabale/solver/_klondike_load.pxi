@@ -19,7 +19,6 @@ cdef load_position(KlondikeKernel k, columns, down, stock, waste, heights, int p
     k.ncols = len(columns)
     k.nfound = len(heights)
     memset(k.cut_keys, 0, sizeof(k.cut_keys))
-    memset(k.cut_next, 0, sizeof(k.cut_next))
     for i in range(k.ncols):
         col = columns[i]
         n = len(col)
@@ -31,8 +30,10 @@ cdef load_position(KlondikeKernel k, columns, down, stock, waste, heights, int p
             k.cols[i][j] = code_of(col[j], cards)
         col_rehash(k, i)
     find_masks(k)
+    k.heights = 0
     for i in range(k.nfound):
         k.found[i] = heights[i]
+        k.heights |= (<uint64_t>k.found[i]) << (4 * i)
     k.tlen = 0
     for j in range(len(waste)):
         k.T[k.tlen] = code_of(waste[j], cards)

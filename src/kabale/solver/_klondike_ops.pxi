@@ -1,6 +1,15 @@
 # Klondike kernel, one operation applied and taken back, and the safe foundation moves that
 # follow a move (included by _klondike.pyx after the kernel class).
 
+cdef inline void found_step(KlondikeKernel k, int f, int d) noexcept nogil:
+    """Raise (d 1) or lower (d -1) foundation f by one card, keeping the packed heights."""
+    k.found[f] += d
+    if d > 0:
+        k.heights += (<uint64_t>1) << (4 * f)
+    else:
+        k.heights -= (<uint64_t>1) << (4 * f)
+
+
 cdef void apply_op(KlondikeKernel k, KMove* m) noexcept nogil:
     """Apply operation m to the kernel's state (recording in m what undo_op needs)."""
     cdef int s, t, j, c, p
@@ -15,13 +24,13 @@ cdef void apply_op(KlondikeKernel k, KMove* m) noexcept nogil:
         col_flip(k, s, m)
     elif m.kind == T2F:
         s = m.a
-        k.found[m.b] += 1
+        found_step(k, m.b, 1)
         col_take(k, s)
         col_flip(k, s, m)
     elif m.kind == F2T:
         t = m.b
         c = suit_of_found(m.a) * 13 + k.found[m.a] - 1
-        k.found[m.a] -= 1
+        found_step(k, m.a, -1)
         col_put(k, t, c)
         m.flip = 0
     else:  # waste play after draws: card T[p-1]
@@ -37,7 +46,7 @@ cdef void apply_op(KlondikeKernel k, KMove* m) noexcept nogil:
         k.wlen = p - 1
         k.pu = m.pu
         if m.kind == W2F:
-            k.found[m.b] += 1
+            found_step(k, m.b, 1)
         else:
             col_put(k, m.b, c)
         k._rehash_talon()
@@ -61,15 +70,15 @@ cdef void undo_op(KlondikeKernel k, KMove* m) noexcept nogil:
         if m.flip:
             col_unflip(k, s)
         col_put(k, s, suit_of_found(m.b) * 13 + k.found[m.b] - 1)
-        k.found[m.b] -= 1
+        found_step(k, m.b, -1)
     elif m.kind == F2T:
         col_take(k, m.b)
-        k.found[m.a] += 1
+        found_step(k, m.a, 1)
     else:
         p = m.a
         if m.kind == W2F:
             c = suit_of_found(m.b) * 13 + k.found[m.b] - 1
-            k.found[m.b] -= 1
+            found_step(k, m.b, -1)
         else:
             c = col_take(k, m.b)
         memmove(&k.T[p], &k.T[p - 1], k.tlen - (p - 1))
@@ -87,10 +96,8 @@ cdef uint64_t safe_fitting(KlondikeKernel k) noexcept nogil:
     """Bits of the cards that fit a foundation now (a card of the next rank) and are safe
     to send there (rules 2 and 8): the only cards up_from ever sends up. They depend on the
     foundations' heights and on ``back`` alone, so the last answer is kept with those."""
-    cdef uint64_t bits = 0, heights = k.back
+    cdef uint64_t bits = 0, heights = k.heights | (<uint64_t>k.back << 63)
     cdef int f, c
-    for f in range(k.nfound):
-        heights = (heights << 4) | k.found[f]
     if heights == k.fit_of and k.fit_known:
         return k.fit
     for f in range(k.nfound):

@@ -7,6 +7,12 @@ cdef inline bint lies_on(int c, int under) noexcept nogil:
     return rank_of(under) == rank_of(c) + 1 and red(under) != red(c)
 
 
+cdef inline bint covered_up(KlondikeKernel k, int a) noexcept nogil:
+    """One deck: whether card a lies face up in a column under another card, that is in no
+    other place: no column top, not face down, not in the talon, not on its foundation."""
+    return not ((k.tops | k.down | k.tbits) >> a) & 1 and k.found[suit_of(a)] < rank_of(a)
+
+
 cdef bint run_from(KlondikeKernel k, int i, int j) noexcept nogil:
     """Whether column i from height j up descends in alternating colours."""
     cdef int h
@@ -43,21 +49,15 @@ cdef uint64_t twin_key(KlondikeKernel k) noexcept nogil:
 
 
 cdef inline uint64_t cached_cut_key(KlondikeKernel k, int i, uint64_t cut) noexcept nogil:
-    """cut_column_key(k, i, cut), from the column's cache when it is one of the last
-    CUT_KEYS asked for (most are: the moves of a position and their undos switch a column
-    between a few states)."""
-    cdef CutKey* e
+    """cut_column_key(k, i, cut), from the column's cache when asked for before and not
+    pushed out since (most are: the moves of a position and their undos switch a column
+    between a few states). The cache is direct-mapped: one slot to look at."""
     cdef uint64_t h = k.colhash[i]
-    cdef int j
-    for j in range(CUT_KEYS):
-        e = &k.cut_keys[i][j]
-        if e.colhash == h and e.cards == cut:
-            return e.key
-    e = &k.cut_keys[i][k.cut_next[i]]
-    k.cut_next[i] = (k.cut_next[i] + 1) % CUT_KEYS
-    e.colhash = h
-    e.cards = cut
-    e.key = cut_column_key(k, i, cut)
+    cdef CutKey* e = &k.cut_keys[i][((h ^ cut) * <uint64_t>0x9E3779B97F4A7C15ULL) >> 61]
+    if e.colhash != h or e.cards != cut:
+        e.colhash = h
+        e.cards = cut
+        e.key = cut_column_key(k, i, cut)
     return e.key
 
 
@@ -88,7 +88,7 @@ cdef int up_from(KlondikeKernel k, int t) noexcept nogil:
     if k.decks == 1:
         a = twin_of(b)
         fa = k._fits_found(a)
-        if fa >= 0 and (not safe_b or a < b) and k._safe_up(a):
+        if fa >= 0 and covered_up(k, a) and (not safe_b or a < b) and k._safe_up(a):
             for s in range(k.ncols):
                 for j in range(k.cdown[s], k.clen[s] - 1):
                     if k.cols[s][j] == a and run_from(k, s, j):
