@@ -55,6 +55,7 @@ cdef struct Targets:
     unsigned int byrank[15]  # bits of the columns whose top has that rank
     unsigned int upto[15]    # bits of the columns whose top has that rank or a lower one
     unsigned int redcols     # bits of the columns whose top is red
+    unsigned int oddcols     # bits of the columns whose top's rank and colour (1 red) differ in parity
 
 
 cdef void find_targets(KlondikeKernel k, Targets* g) noexcept nogil:
@@ -64,6 +65,7 @@ cdef void find_targets(KlondikeKernel k, Targets* g) noexcept nogil:
     memset(g.count, 0, sizeof(g.count))
     memset(g.byrank, 0, sizeof(g.byrank))
     g.redcols = 0
+    g.oddcols = 0
     g.empty = -1
     for t in range(k.ncols):
         if k.clen[t] == 0:
@@ -74,8 +76,8 @@ cdef void find_targets(KlondikeKernel k, Targets* g) noexcept nogil:
         g.rank[t] = rank_of(c)
         g.red[t] = red(c)
         g.byrank[g.rank[t]] |= 1u << t
-        if g.red[t]:
-            g.redcols |= 1u << t
+        g.redcols |= (<unsigned int>g.red[t]) << t
+        g.oddcols |= (<unsigned int>((g.rank[t] ^ g.red[t]) & 1)) << t
         key = g.rank[t] * 2 + g.red[t]
         g.cols[key][g.count[key]] = t
         g.count[key] += 1
@@ -166,7 +168,7 @@ cdef uint64_t wanted_cards(KlondikeKernel k, Targets* g) noexcept nogil:
 cdef int gen_moves(KlondikeKernel k) noexcept nogil:
     """Append the moves of the current position to mbuf, best first. -1 on no memory."""
     cdef int start = k.mlen, s, t, i, c, f, lo, need, w, pu, draws, redeals, j
-    cdef unsigned int taken
+    cdef unsigned int taken, alike
     cdef uint64_t wanted
     cdef uint8_t seen[MAXT + 1]
     cdef KMove tmp
@@ -195,17 +197,21 @@ cdef int gen_moves(KlondikeKernel k) noexcept nogil:
             while lo > k.cdown[s] and lies_on(k.cols[s][lo], k.cols[s][lo - 1]):
                 lo -= 1
         # the targets, in column order: the first empty column and the columns whose top
-        # is one rank above a card of the run; with a pending card X only X's column
-        # (rule 9: nothing lands elsewhere, and X's column is never empty)
+        # is one rank above a card of the run and of the other colour; with a pending card
+        # X only X's column (rule 9: nothing lands elsewhere, and X's column is never
+        # empty). The colours alternate along the run, so a card of the run has the other
+        # colour to a top one rank above it exactly when the top's rank and colour have
+        # the parity of s's top's: ``alike``.
+        alike = g.oddcols if (g.rank[s] ^ g.red[s]) & 1 else ~g.oddcols
         if pend >= 0:
             bits = 0
             if g.rank[s] < g.rank[pend] <= min(g.rank[s] + k.clen[s] - lo, 13):
-                bits = 1u << pend
+                bits = (1u << pend) & alike
         else:
             bits = (1u << g.empty) if g.empty >= 0 else 0  # only the first one (rule 3)
             # the tops one rank above a card of the run (a top has one rank: the sets of
             # byrank are disjoint, so those of the ranks in between are a difference of two)
-            bits |= g.upto[min(g.rank[s] + k.clen[s] - lo, 13)] & ~g.upto[g.rank[s]]
+            bits |= g.upto[min(g.rank[s] + k.clen[s] - lo, 13)] & ~g.upto[g.rank[s]] & alike
         taken = 0
         while bits:
             t = kabale_ctz(bits)
@@ -224,8 +230,6 @@ cdef int gen_moves(KlondikeKernel k) noexcept nogil:
             # the card of the run that fits t's top lies (t's rank - 1 - s's top rank) deeper
             need = g.rank[t] - 1 - g.rank[s]
             i = k.clen[s] - 1 - need
-            if (g.red[s] ^ (need & 1)) == g.red[t]:
-                continue  # the colours alternate along the run
             if pend >= 0 and t != pend:
                 continue  # rule 9: only onto the pending card X
             if i > lo and k.decks == 1 and k._fits_found(k.cols[s][i - 1]) < 0:

@@ -19,6 +19,8 @@ cdef load_position(KlondikeKernel k, columns, down, stock, waste, heights, int p
     k.ncols = len(columns)
     k.nfound = len(heights)
     memset(k.cut_keys, 0, sizeof(k.cut_keys))
+    for i in range(MAXC):  # an empty column's key where cached_cut_key looks for it
+        k.cut_keys[i][0].key = mix64(0x51)
     for i in range(k.ncols):
         col = columns[i]
         n = len(col)

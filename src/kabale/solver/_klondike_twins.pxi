@@ -33,27 +33,24 @@ cdef uint64_t twin_key(KlondikeKernel k) noexcept nogil:
     """The key of a one-deck position: as _plain_hash, but each column whose face-up cards
     form one run is cut above every face-up card whose twin lies face up in such a column
     too, and a piece above a cut is keyed by the cut card's rank and colour only."""
-    cdef uint64_t h = k.thash + k._found_key(), up = k.upall, both, cut
-    cdef int i, n
-    both = up & twin_bits(up)
+    cdef uint64_t h = k.thash + k._found_key(), up = k.upall, below
+    cdef int i
+    # the face-up run cards whose twin is one too, but for the column tops (nothing lies on
+    # a top: no cut above it); with one deck tops holds exactly the tops' bits
+    below = up & twin_bits(up) & ~k.tops
     for i in range(k.ncols):
-        n = k.clen[i]
-        cut = 0
-        if n > 0:
-            cut = k.colup[i] & both & ~((<uint64_t>1) << k.cols[i][n - 1])
-        if cut == 0:
-            h += col_key(k, i)  # no cut: the plain column key
-        else:
-            h += cached_cut_key(k, i, cut)
+        h += cached_cut_key(k, i, k.colup[i] & below)
     return h
 
 
 cdef inline uint64_t cached_cut_key(KlondikeKernel k, int i, uint64_t cut) noexcept nogil:
     """cut_column_key(k, i, cut), from the column's cache when asked for before and not
     pushed out since (most are: the moves of a position and their undos switch a column
-    between a few states). The cache is direct-mapped: one slot to look at."""
+    between a few states). The cache is direct-mapped: one slot to look at, the top bits of
+    a hash (CUT_KEYS slots). The slots start as colhash 0 with no cut, an empty column's
+    pair, which only slot 0 is asked for: load_position gives slot 0 that column's key."""
     cdef uint64_t h = k.colhash[i]
-    cdef CutKey* e = &k.cut_keys[i][((h ^ cut) * <uint64_t>0x9E3779B97F4A7C15ULL) >> 61]
+    cdef CutKey* e = &k.cut_keys[i][((h ^ cut) * <uint64_t>0x9E3779B97F4A7C15ULL) >> 59]
     if e.colhash != h or e.cards != cut:
         e.colhash = h
         e.cards = cut
@@ -63,7 +60,8 @@ cdef inline uint64_t cached_cut_key(KlondikeKernel k, int i, uint64_t cut) noexc
 
 cdef uint64_t cut_column_key(KlondikeKernel k, int i, uint64_t cut) noexcept nogil:
     """Column i's share of twin_key, cut above the cards in ``cut`` (face-up cards: the
-    sum starts with the face-down part's, downhash)."""
+    sum starts with the face-down part's, downhash); with no cut, col_key's
+    mix64(colhash + 0x51)."""
     cdef uint64_t h = 0, seg = k.downhash[i], anchor = 0x51
     cdef int j, c, base = 0, down = k.cdown[i]
     for j in range(down, k.clen[i]):

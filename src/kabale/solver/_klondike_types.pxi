@@ -55,7 +55,7 @@ cdef struct Frame:
     int32_t ops_base
 
 
-DEF CUT_KEYS = 8   # twin_key's cut keys kept for each column (direct-mapped by 3 bits of a hash)
+DEF CUT_KEYS = 32  # twin_key's cut keys kept for each column (direct-mapped by 5 bits of a hash)
 
 cdef struct CutKey:
     uint64_t colhash   # a column's colhash and cut cards, and its share of twin_key
