@@ -169,8 +169,9 @@ cdef class KlondikeKernel(Haltable):
         """The talon's share of the key: its cards (see talon_set), the waste's size where
         rule 6 does not merge it, the passes used where they are limited."""
         cdef int w = self.wlen
-        if self.passes == 0 and (self.draw == 1 or w % self.draw == 0 or w == self.tlen):
-            w = 0  # rule 6: positions on the draw cycle are one state
+        # rule 6: positions on the draw cycle are one state (| not or: no branch to guess)
+        if self.passes == 0 and ((w % self.draw == 0) | (w == self.tlen)):
+            w = 0
         cdef uint64_t h = KW[w]
         cdef int j
         if self.decks == 1:

@@ -167,7 +167,7 @@ cdef uint64_t wanted_cards(KlondikeKernel k, Targets* g) noexcept nogil:
 
 cdef int gen_moves(KlondikeKernel k) noexcept nogil:
     """Append the moves of the current position to mbuf, best first. -1 on no memory."""
-    cdef int start = k.mlen, s, t, i, c, f, lo, need, w, pu, draws, redeals, j
+    cdef int start = k.mlen, s, t, i, c, f, lo, need, w, pu, draws, redeals, j, top
     cdef unsigned int taken, alike
     cdef uint64_t wanted
     cdef uint8_t seen[MAXT + 1]
@@ -217,15 +217,16 @@ cdef int gen_moves(KlondikeKernel k) noexcept nogil:
             t = kabale_ctz(bits)
             bits &= bits - 1
             if k.clen[t] == 0:
-                for i in range(lo, k.clen[s]):
-                    if i == 0:
-                        continue  # rule 4
-                    if pend >= 0:
-                        continue  # rule 9: nothing lands on the pending card X
-                    if k.empty_any or rank_of(k.cols[s][i]) == 13:
-                        if add_move(k, T2T, s, t, k.clen[s] - i, 0, 0,
-                                     (90 + k.cdown[s]) if i == k.cdown[s] else 15) != 0:
-                            return -1
+                if pend >= 0:
+                    continue  # rule 9: nothing lands on the pending card X
+                # any card of the run with empty=any; else a King, which in a run can only
+                # be its lowest card (nothing lies on a King but as the next rank down)
+                top = k.clen[s] if k.empty_any else \
+                    lo + (rank_of(k.cols[s][lo]) == 13)
+                for i in range(max(lo, 1), top):  # i == 0: the whole column (rule 4)
+                    if add_move(k, T2T, s, t, k.clen[s] - i, 0, 0,
+                                 (90 + k.cdown[s]) if i == k.cdown[s] else 15) != 0:
+                        return -1
                 continue
             # the card of the run that fits t's top lies (t's rank - 1 - s's top rank) deeper
             need = g.rank[t] - 1 - g.rank[s]
