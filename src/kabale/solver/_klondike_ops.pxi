@@ -10,6 +10,17 @@ cdef inline void found_step(KlondikeKernel k, int f, int d) noexcept nogil:
         k.heights -= (<uint64_t>1) << (4 * f)
 
 
+cdef inline void talon_shift(KlondikeKernel k, int to, int frm, int n) noexcept nogil:
+    """memmove(&T[to], &T[frm], n): the talon's cards from frm on, one place down or up.
+    Where n <= 32 and 32 bytes from either place fit in T, it moves 32 (the bytes past the
+    talon's end hold nothing), which compiles to a few vector moves where a sized memmove
+    dispatches on the size."""
+    if n <= 32 and max(to, frm) <= MAXT - 32:
+        memmove(&k.T[to], &k.T[frm], 32)
+    else:
+        memmove(&k.T[to], &k.T[frm], n)
+
+
 cdef void apply_op(KlondikeKernel k, KMove* m) noexcept nogil:
     """Apply operation m to the kernel's state (recording in m what undo_op needs)."""
     cdef int s, t, j, c, p
@@ -38,7 +49,7 @@ cdef void apply_op(KlondikeKernel k, KMove* m) noexcept nogil:
         m.old_wlen = k.wlen
         m.old_pu = k.pu
         c = k.T[p - 1]
-        memmove(&k.T[p - 1], &k.T[p], k.tlen - p)
+        talon_shift(k, p - 1, p, k.tlen - p)
         k.tlen -= 1
         if k.decks == 1:
             k.tset -= KTS[c]
@@ -81,7 +92,7 @@ cdef void undo_op(KlondikeKernel k, KMove* m) noexcept nogil:
             found_step(k, m.b, -1)
         else:
             c = col_take(k, m.b)
-        memmove(&k.T[p], &k.T[p - 1], k.tlen - (p - 1))
+        talon_shift(k, p, p - 1, k.tlen - (p - 1))
         k.T[p - 1] = c
         k.tlen += 1
         if k.decks == 1:
