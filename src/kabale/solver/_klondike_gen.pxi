@@ -55,7 +55,7 @@ cdef struct Targets:
     unsigned int byrank[15]  # bits of the columns whose top has that rank
     unsigned int upto[15]    # bits of the columns whose top has that rank or a lower one
     unsigned int redcols     # bits of the columns whose top is red
-    unsigned int oddcols     # bits of the columns whose top's rank and colour (1 red) differ in parity
+    unsigned int oddcols     # bits of the columns whose top's rank and red differ in parity
 
 
 cdef void find_targets(KlondikeKernel k, Targets* g) noexcept nogil:
@@ -167,7 +167,7 @@ cdef uint64_t wanted_cards(KlondikeKernel k, Targets* g) noexcept nogil:
 
 cdef int gen_moves(KlondikeKernel k) noexcept nogil:
     """Append the moves of the current position to mbuf, best first. -1 on no memory."""
-    cdef int start = k.mlen, s, t, i, c, f, lo, need, w, pu, draws, redeals, j, top
+    cdef int start = k.mlen, s, t, i, c, f, lo, need, w, pu, draws, redeals, j, past
     cdef unsigned int taken, alike
     cdef uint64_t wanted
     cdef uint8_t seen[MAXT + 1]
@@ -221,9 +221,9 @@ cdef int gen_moves(KlondikeKernel k) noexcept nogil:
                     continue  # rule 9: nothing lands on the pending card X
                 # any card of the run with empty=any; else a King, which in a run can only
                 # be its lowest card (nothing lies on a King but as the next rank down)
-                top = k.clen[s] if k.empty_any else \
+                past = k.clen[s] if k.empty_any else \
                     lo + (rank_of(k.cols[s][lo]) == 13)
-                for i in range(max(lo, 1), top):  # i == 0: the whole column (rule 4)
+                for i in range(max(lo, 1), past):  # i == 0: the whole column (rule 4)
                     if add_move(k, T2T, s, t, k.clen[s] - i, 0, 0,
                                  (90 + k.cdown[s]) if i == k.cdown[s] else 15) != 0:
                         return -1
