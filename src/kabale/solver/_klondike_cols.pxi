@@ -78,6 +78,44 @@ cdef inline int col_take(KlondikeKernel k, int s) noexcept nogil:
         col_rehash(k, s)  # what is left may be one run again
     return c
 
+cdef inline void col_move(KlondikeKernel k, int s, int t, int n) noexcept nogil:
+    """Move column s's top n cards, face up, onto column t (s != t) in one pass: the state
+    n col_take of s and then n col_put of those cards on t leave (the same hashes, run
+    bits and tops), without their per-card bookkeeping."""
+    cdef int p = k.clen[s] - n, q = k.clen[t], j, c
+    cdef uint64_t out = 0, into = 0, bits = 0
+    cdef bint run = k.colrun[t]
+    for j in range(n):
+        c = k.cols[s][p + j]
+        out += KZ[0][p + j][c]
+        into += KZ[0][q + j][c]
+        bits |= (<uint64_t>1) << c
+        if run and q + j > k.cdown[t] and not lies_on(c, k.cols[t][q + j - 1]):
+            run = False
+        k.cols[t][q + j] = c
+    if k.decks == 1:  # only the two columns' tops change
+        k.tops &= ~((<uint64_t>1) << k.cols[s][p + n - 1])
+        if p > 0:
+            k.tops |= (<uint64_t>1) << k.cols[s][p - 1]
+        if q > 0:
+            k.tops &= ~((<uint64_t>1) << k.cols[t][q - 1])
+        k.tops |= (<uint64_t>1) << k.cols[t][q + n - 1]
+    k.clen[s] = p
+    if k.colrun[s]:
+        k.colhash[s] -= out
+        set_colup(k, s, k.colup[s] & ~bits)
+    else:
+        col_rehash(k, s)  # what is left may be one run again
+    k.clen[t] = q + n
+    k.colhash[t] += into
+    if k.colrun[t]:
+        if run:
+            set_colup(k, t, k.colup[t] | bits)
+        else:
+            k.colrun[t] = False
+            set_colup(k, t, 0)
+
+
 cdef inline void col_flip(KlondikeKernel k, int s, KMove* m) noexcept nogil:
     """Turn column s's top card when all its cards lie face down; m.flip says so."""
     cdef int j, c

@@ -23,15 +23,11 @@ cdef inline void talon_shift(KlondikeKernel k, int to, int frm, int n) noexcept 
 
 cdef void apply_op(KlondikeKernel k, KMove* m) noexcept nogil:
     """Apply operation m to the kernel's state (recording in m what undo_op needs)."""
-    cdef int s, t, j, c, p
+    cdef int s, t, c, p
     if m.kind == T2T:
         s = m.a
         t = m.b
-        p = k.clen[s] - m.n
-        for j in range(m.n):
-            col_take(k, s)  # the cards stay in place above the column's new length
-        for j in range(m.n):
-            col_put(k, t, k.cols[s][p + j])
+        col_move(k, s, t, m.n)
         col_flip(k, s, m)
     elif m.kind == T2F:
         s = m.a
@@ -65,17 +61,13 @@ cdef void apply_op(KlondikeKernel k, KMove* m) noexcept nogil:
 
 cdef void undo_op(KlondikeKernel k, KMove* m) noexcept nogil:
     """Take operation m back (m as apply_op left it)."""
-    cdef int s, t, j, c, p
+    cdef int s, t, c, p
     if m.kind == T2T:
         s = m.a
         t = m.b
         if m.flip:
             col_unflip(k, s)
-        p = k.clen[t] - m.n
-        for j in range(m.n):
-            col_take(k, t)
-        for j in range(m.n):
-            col_put(k, s, k.cols[t][p + j])
+        col_move(k, t, s, m.n)
     elif m.kind == T2F:
         s = m.a
         if m.flip:
