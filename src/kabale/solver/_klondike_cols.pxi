@@ -167,3 +167,53 @@ cdef void talon_set(KlondikeKernel k) noexcept nogil:
         k.tbits |= (<uint64_t>1) << k.T[j]
     if k.decks != 1:
         k.tbits = ~(<uint64_t>0)
+
+
+def state_audit(KlondikeKernel k, int steps, uint64_t seed):
+    """Walk up to ``steps`` moves from the kernel's position (after its safe foundation
+    moves), each drawn by ``seed`` among those gen_moves makes, and after each compare what
+    the moves keep up to date card by card (each column's hashes, run flag and run bits,
+    the bits of the tops, of the face-down cards and of all run cards, the packed heights)
+    with the same computed from scratch. (moves walked, mismatches); the kernel is back at
+    its position afterwards."""
+    cdef int loaded = k.nops, save = k.mlen, walked = 0, bad = 0, i, n
+    cdef uint64_t rng = seed * <uint64_t>0x9E3779B97F4A7C15ULL | 1, heights
+    cdef uint64_t colhash[MAXC]
+    cdef uint64_t downhash[MAXC]
+    cdef uint64_t colup[MAXC]
+    cdef bint colrun[MAXC]
+    cdef uint64_t tops, down, upall
+    cdef KMove m
+    if k._do_root() != 0:
+        raise MemoryError("cannot grow the kernel's stacks")
+    while walked < steps:
+        if gen_moves(k) != 0:
+            raise MemoryError("cannot grow the kernel's stacks")
+        n = k.mlen - save
+        if n == 0:
+            break
+        rng ^= rng << 13
+        rng ^= rng >> 7
+        rng ^= rng << 17
+        m = k.mbuf[save + rng % n]
+        k.mlen = save
+        if k._do(m) != 0:
+            raise MemoryError("cannot grow the kernel's stacks")
+        walked += 1
+        for i in range(k.ncols):
+            colhash[i], downhash[i], colup[i], colrun[i] = \
+                k.colhash[i], k.downhash[i], k.colup[i], k.colrun[i]
+        tops, down, upall = k.tops, k.down, k.upall
+        for i in range(k.ncols):
+            col_rehash(k, i)
+            bad += (colhash[i] != k.colhash[i]) + (downhash[i] != k.downhash[i]) + \
+                (colup[i] != k.colup[i]) + (colrun[i] != k.colrun[i])
+        find_masks(k)
+        bad += (tops != k.tops) + (down != k.down) + (upall != k.upall)
+        heights = 0
+        for i in range(k.nfound):
+            heights |= (<uint64_t>k.found[i]) << (4 * i)
+        bad += heights != k.heights
+    k.mlen = save
+    k._undo_to(loaded)
+    return walked, bad
