@@ -177,7 +177,7 @@ def state_audit(KlondikeKernel k, int steps, uint64_t seed):
     with the same computed from scratch. (moves walked, mismatches); the kernel is back at
     its position afterwards."""
     cdef int loaded = k.nops, save = k.mlen, walked = 0, bad = 0, i, n
-    cdef uint64_t rng = seed * <uint64_t>0x9E3779B97F4A7C15ULL | 1, heights
+    cdef uint64_t rng = seed * <uint64_t>0x9E3779B97F4A7C15ULL | 1
     cdef uint64_t colhash[MAXC]
     cdef uint64_t downhash[MAXC]
     cdef uint64_t colup[MAXC]
@@ -210,10 +210,7 @@ def state_audit(KlondikeKernel k, int steps, uint64_t seed):
                 (colup[i] != k.colup[i]) + (colrun[i] != k.colrun[i])
         find_masks(k)
         bad += (tops != k.tops) + (down != k.down) + (upall != k.upall)
-        heights = 0
-        for i in range(k.nfound):
-            heights |= (<uint64_t>k.found[i]) << (4 * i)
-        bad += heights != k.heights
+        bad += packed_heights(k) != k.heights
     k.mlen = save
     k._undo_to(loaded)
     return walked, bad

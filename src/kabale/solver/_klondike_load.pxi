@@ -32,10 +32,9 @@ cdef load_position(KlondikeKernel k, columns, down, stock, waste, heights, int p
             k.cols[i][j] = code_of(col[j], cards)
         col_rehash(k, i)
     find_masks(k)
-    k.heights = 0
     for i in range(k.nfound):
         k.found[i] = heights[i]
-        k.heights |= (<uint64_t>k.found[i]) << (4 * i)
+    k.heights = packed_heights(k)
     k.tlen = 0
     for j in range(len(waste)):
         k.T[k.tlen] = code_of(waste[j], cards)

@@ -1,6 +1,15 @@
 # Klondike kernel, one operation applied and taken back, and the safe foundation moves that
 # follow a move (included by _klondike.pyx after the kernel class).
 
+cdef inline uint64_t packed_heights(KlondikeKernel k) noexcept nogil:
+    """The foundations' heights, found[f] in bits 4f-4f+3: k.heights computed from scratch."""
+    cdef uint64_t h = 0
+    cdef int f
+    for f in range(k.nfound):
+        h |= (<uint64_t>k.found[f]) << (4 * f)
+    return h
+
+
 cdef inline void found_step(KlondikeKernel k, int f, int d) noexcept nogil:
     """Raise (d 1) or lower (d -1) foundation f by one card, keeping the packed heights."""
     k.found[f] += d
