@@ -1,5 +1,5 @@
 """Deal secrecy (DESIGN.md §3b): the deal id gives every hidden card, so a player sees it only
-once they know it (they chose the deal, the game ended, or they revealed it)."""
+once they know it (they chose the deal, won the game, or it was revealed)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,10 @@ import json
 import pytest
 
 from kabale import Game
+from kabale.core.cards import Card, Suit
 from kabale.core.deal import MAX_SEED, random_seed
 from kabale.core.observe import short_deal_id
+from kabale.core.state import State
 
 
 def sha(text: str) -> str:
@@ -60,18 +62,37 @@ def secret(game: Game) -> Game:
     return Game.from_json(json.dumps(data))
 
 
-def test_the_end_of_the_game_reveals_the_deal_for_good() -> None:
-    # Deal 12 with one pass is lost after drawing through the stock: 24 draws.
+def test_a_lost_position_keeps_the_deal_secret_and_a_win_reveals_it_for_good() -> None:
+    # Deal 12 with one pass is lost after drawing through the stock: 24 draws. The loss can
+    # be undone, so its deal id would show every hidden card of a game still in play.
     game = secret(Game.new("klondike:passes=1", 12))
     for _ in range(24):
         assert game.observe()["deal_id"] is None and game.outcome == "playing"
         game.play("d")
-    assert game.outcome == "lost" and game.observe()["deal_id"] == "klondike:passes=1#12"
+    assert game.outcome == "lost" and game.observe()["deal_id"] is None
+    assert "secret deal" in str(game) and "#12" not in repr(game)
     game.undo()
-    assert game.outcome == "playing" and game.observe()["deal_id"] == game.deal_id
-    assert Game.from_json(game.to_json()).deal_known
-    # A save whose redo stack holds the end: that end was played once, so the id is known.
-    assert secret(game).deal_known and secret(game).can_redo
+    assert game.outcome == "playing" and game.observe()["deal_id"] is None
+    assert not Game.from_json(game.to_json()).deal_known
+    # Giving it up for good is the caller's reveal (the server's resign).
+    assert game.reveal() == "klondike:passes=1#12" and game.observe()["deal_id"] == game.deal_id
+    # A win shows every card: it makes the id known, also after undo and in saves.
+    won = secret(one_move_from_winning())
+    won.play("1>f")
+    assert won.outcome == "won" and won.observe()["deal_id"] == won.deal_id
+    won.undo()
+    assert won.observe()["deal_id"] == won.deal_id and Game.from_json(won.to_json()).deal_known
+    # A save whose redo stack holds the win: that win was played once, so the id is known.
+    assert secret(won).deal_known and secret(won).can_redo
+
+
+def one_move_from_winning() -> Game:
+    """Klondike with every card home but the King of spades, which lies in column 1."""
+    piles = [tuple(Card(rank, suit) for rank in range(1, 14)) for suit in Suit]
+    piles[Suit.SPADES] = piles[Suit.SPADES][:-1]
+    state = State(columns=((Card(13, Suit.SPADES),),) + ((),) * 6, down=(0,) * 7, stock=(),
+                  waste=(), foundations=tuple(piles))
+    return Game.from_position("klondike", state)
 
 
 def test_old_saves_without_the_flag_load_with_the_id_known() -> None:

@@ -8,10 +8,12 @@ exactly as it was.
 
 Deal secrecy (DESIGN.md §3b): a deal id and the public dealer give every hidden card, so
 :meth:`Game.observe` and ``str(game)`` show the deal id only once the player knows it: they
-chose the deal (a seed, a deal id, a deck or a position), the game has ended, or they asked
-for it with :meth:`Game.reveal`. Until then the observation carries only ``deal_hash``, the
-sha256 of the deal id, which lets anyone check afterwards that the deal was fixed from the
-start. ``Game.deal_id`` itself is always the true id: whoever holds the Game holds every card.
+chose the deal (a seed, a deal id, a deck or a position), the game was won, or it was revealed
+with :meth:`Game.reveal` (asked for, or the game given up for good). A lost position does not
+reveal it: undo would lead back into the game with every hidden card known. Until then the
+observation carries only ``deal_hash``, the sha256 of the deal id, which lets anyone check
+afterwards that the deal was fixed from the start. ``Game.deal_id`` itself is always the true
+id: whoever holds the Game holds every card.
 """
 
 from __future__ import annotations
@@ -156,7 +158,7 @@ class Game:
             game = cls.from_deal_id(save.deal_id)
         if str(game.variant) != save.variant:
             raise InvalidSaveError("save refused: its variant does not match its deal id")
-        # A move of the replay that ends the game makes the id known, as it did in play.
+        # A move of the replay that wins the game makes the id known, as it did in play.
         game._deal_known = save.deal_known
         for number, move in enumerate(save.moves, start=1):
             try:
@@ -284,7 +286,7 @@ class Game:
 
     @property
     def deal_known(self) -> bool:
-        """True once the player may see the deal id: they chose the deal, the game ended (in
+        """True once the player may see the deal id: they chose the deal, the game was won (in
         any position since), or :meth:`reveal` was called. Kept in saves."""
         return self._deal_known
 
@@ -377,10 +379,13 @@ class Game:
         return legal
 
     def _advance(self, move: Move) -> None:
-        """Apply a legal move; a move that ends the game makes the deal id known for good."""
+        """Apply a legal move; a move that wins the game makes the deal id known for good
+        (every card has been seen). A lost position does not: it can still be undone, and
+        the id would then show every hidden card of a game still in play. Whoever gives a
+        lost game up for good shows the id with :meth:`reveal`."""
         self._states.append(self.rules.apply(self.state, move))
         self._moves.append(move)
-        if not self._deal_known and self.outcome != "playing":
+        if not self._deal_known and self.rules.is_won(self.state):
             self._deal_known = True
 
     def _reason(self, move: Move) -> str:
