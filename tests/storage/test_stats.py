@@ -77,3 +77,14 @@ def test_an_older_database_gets_the_new_columns_and_keeps_its_games(tmp_path: Pa
     store.close()
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
+
+
+def test_a_day_won_only_with_help_is_no_day_won() -> None:
+    # Issue 43: a daily deal whose number was revealed mid-game and then played by the
+    # solver was won "with help": it must not feed the streak of days.
+    today = dt.date(2024, 3, 10)
+    yesterday = (today - dt.timedelta(days=1)).isoformat()
+    games = [result("won", yesterday), result("won", today.isoformat(), assisted=True)]
+    stats = daily_summary(games, today)
+    assert (stats["days_played"], stats["days_won"], stats["today"]) == (2, 1, False)
+    assert stats["current_streak"] == 1

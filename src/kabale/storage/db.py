@@ -305,17 +305,18 @@ class GameStore:
         return summary
 
     def rank(self, game_id: str) -> dict[str, Any] | None:
-        """A won game's rank among the won games of its variant (storage.stats.rank_of);
-        None when the game is not won."""
+        """A won game's rank among the games of its variant won without help
+        (storage.stats.rank_of); None when the game is not won, or was won with help (a
+        hint, the bot, a replay or its number revealed: its time and moves prove nothing)."""
         with self._reading() as conn:
-            row = conn.execute("SELECT variant, status, score, moves, elapsed FROM games"
-                               " WHERE id=?", (game_id,)).fetchone()
+            row = conn.execute("SELECT variant, status, score, moves, elapsed, assisted"
+                               " FROM games WHERE id=?", (game_id,)).fetchone()
             if row is None:
                 raise GameNotFoundError(f"no game with id {quoted(game_id)}")
-            if row["status"] != "won":
+            if row["status"] != "won" or row["assisted"]:
                 return None
             won = conn.execute("SELECT score, moves, elapsed FROM games WHERE variant=? AND"
-                               " status='won'", (row["variant"],)).fetchall()
+                               " status='won' AND assisted=0", (row["variant"],)).fetchall()
         return rank_of(dict(row), [dict(r) for r in won])
 
     def stats_all(self) -> dict[str, Any]:

@@ -55,13 +55,15 @@ def summarize(variant: str | None, results: list[dict[str, Any]]) -> dict[str, A
 
 def daily_summary(results: list[dict[str, Any]], today: dt.date) -> dict[str, Any]:
     """The daily deals of one variant: days played, days won (a day is won when a game of its
-    deal was won), the streak of consecutive days won up to today (or up to yesterday while
-    today's deal is not won yet) and the best such streak."""
+    deal was won without help: a hint, the bot or the deal's number revealed), the streak of
+    consecutive days won up to today (or up to yesterday while today's deal is not won yet)
+    and the best such streak."""
     days: dict[dt.date, bool] = {}
     for r in results:
         if r.get("daily"):
             day = dt.date.fromisoformat(r["daily"])
-            days[day] = days.get(day, False) or r["status"] == "won"
+            days[day] = days.get(day, False) or (r["status"] == "won"
+                                                 and not r.get("assisted"))
     won = sorted(day for day, w in days.items() if w)
     best = run = 0
     previous: dt.date | None = None
