@@ -5,7 +5,8 @@ hints, the win chance, the bot's moves for the demo, and the look back at a fini
 The advisor thinks in its pool (server.advice), never on the event loop; a full pool
 answers 503. While a game is in play nothing here sends a card the player has not seen:
 hints, chances and bot moves are moves in notation and numbers, made from the player's view.
-Only once the game is over do the post-mortem and the review show the whole deal.
+Only once the game is over (won, or given up: it can no longer change) do the post-mortem and
+the review show the whole deal; they change nothing, so they are GET routes.
 """
 
 from __future__ import annotations
@@ -30,10 +31,19 @@ from kabale.server.deals import (
     info_for,
     measure,
     secret_game,
+    utc_today,
 )
 from kabale.server.games import Entry
-from kabale.server.handling import ApiError, answer, game_error, read_json, service
+from kabale.server.handling import (
+    ApiError,
+    answer,
+    daily_secret,
+    game_error,
+    read_json,
+    service,
+)
 from kabale.storage.db import StorageError
+from kabale.storage.secret import daily_was_shown
 
 #: the most moves a review's "then" may list
 MAX_THEN = 1000
@@ -66,30 +76,29 @@ def _playing(request: Request) -> Entry:
 
 
 def _over(request: Request) -> Entry:
-    """The game named in the path, which must be over (409 while it is in play). A game
-    lost with no move left can still be taken back move by move: once its player has seen
-    its cards face up it counts as played with help."""
-    games = service(request)
+    """The game named in the path, which must be over: won, or lost (given up) for good; 409
+    otherwise. A game whose position is lost but that can still be undone is not over: its
+    player must give it up first. So looking back (post-mortem, review, replay) changes
+    nothing, and nothing seen face up can be used in the game afterwards."""
     try:
-        entry = games.get(request.path_params["game_id"])
-        if entry.status == "playing" and entry.game.outcome == "playing":
-            raise ApiError(409, f"game {entry.id!r} is still being played; the post-mortem "
-                                "reads the hidden cards, so it comes once the game is over")
-        if entry.status == "playing":
-            entry = games.assist(entry.id)
-    except ApiError:
-        raise
+        entry = service(request).get(request.path_params["game_id"])
     except Exception as exc:
         raise game_error(exc) from None
+    if entry.status == "playing":
+        still = ("can still be undone; resign it first" if entry.game.outcome != "playing"
+                 else "is still being played")
+        raise ApiError(409, f"game {entry.id!r} {still}: looking back reads the hidden "
+                            "cards, so it comes once the game is over")
     return entry
 
 
 # ------------------------------------------------------------------------- chosen deals
 
 @lru_cache(maxsize=64)
-def daily_info(variant: Variant, date: dt.date) -> DealInfo:
-    """How the day's deal of a variant grades (it is the same deal for everyone)."""
-    return info_for(variant, measure(variant, daily_seed(variant, date)), date.isoformat())
+def daily_info(variant: Variant, date: dt.date, seed: int) -> DealInfo:
+    """How the day's deal of a variant, deal ``seed``, grades (the same deal for every
+    player of the server)."""
+    return info_for(variant, measure(variant, seed), date.isoformat())
 
 
 def _chosen_request(data: dict[str, Any]) -> tuple[Variant, bool, str | None, object]:
@@ -119,16 +128,23 @@ async def create_chosen(request: Request, data: dict[str, Any]) -> Response:
     variant, winnable, grade, daily = _chosen_request(data)
     advisor = _advisor(request)
     try:
+        assisted = False
         if daily is not None and daily is not False:
-            date = check_day(daily, dt.date.today())
-            info = await _think(request, advisor.run(daily_info, variant, date))
-            game = secret_game(variant, daily_seed(variant, date))
+            date = check_day(daily, utc_today())
+            seed = daily_seed(variant, date, daily_secret(request))
+            info = await _think(request, advisor.run(daily_info, variant, date, seed))
+            game = secret_game(variant, seed)
+            # A daily deal counts once: after a game of it showed its cards (it ended, or its
+            # number was revealed), a new game of it is played knowing them, whoever plays
+            # it (the players of one server share its deals and statistics).
+            assisted = daily_was_shown(service(request).store, str(variant), date.isoformat())
         elif winnable or grade is not None:
             seed, info = await _think(request, advisor.chosen_deal(variant, grade))
             game = secret_game(variant, seed)
         else:  # every choice false or null: a plain random deal
             game, info = Game.new(variant), DealInfo()
-        entry = service(request).start(game, daily=info.daily, info=info.to_dict())
+        entry = service(request).start(game, assisted=assisted, daily=info.daily,
+                                       info=info.to_dict())
     except StorageError as exc:
         raise ApiError(503, str(exc)) from None
     except KabaleError as exc:

@@ -27,11 +27,25 @@ from starlette.staticfiles import StaticFiles
 
 from kabale.core.errors import KabaleError
 from kabale.core.variants import ALIASES, DESCRIPTIONS, OPTIONS, parse_variant
-from kabale.server.deals import SEARCH_SECONDS
+from kabale.server.deals import (
+    SEARCH_SECONDS,
+    DayNotOverError,
+    parse_day,
+    past_daily,
+    utc_today,
+)
 from kabale.server.games import GameService
 from kabale.server.guard import SECURITY_HEADERS, Guard
-from kabale.server.handling import ApiError, answer, game_error, read_json, service
+from kabale.server.handling import (
+    ApiError,
+    answer,
+    daily_secret,
+    game_error,
+    read_json,
+    service,
+)
 from kabale.storage.db import GameStore, StorageError
+from kabale.storage.secret import server_secret
 
 if TYPE_CHECKING:
     from kabale.server.advice import EffortSetting
@@ -181,10 +195,11 @@ async def stats(request: Request) -> Response:
     store: GameStore = service(request).store
     name = _stats_variant(request.query_params.get("variant"))
     try:
+        today = utc_today()  # the daily deals' days are UTC days (server.deals)
         if name is not None:
-            return JSONResponse({"variants": [store.stats(name)]})
+            return JSONResponse({"variants": [store.stats(name, today)]})
         names = store.variants_played()
-        return JSONResponse({"variants": [store.stats(n) for n in names],
+        return JSONResponse({"variants": [store.stats(n, today) for n in names],
                              "all": store.stats_all()})
     except StorageError as exc:
         raise ApiError(503, str(exc)) from None
@@ -201,6 +216,24 @@ async def reset_stats(request: Request) -> Response:
     except StorageError as exc:
         raise ApiError(503, str(exc)) from None
     return JSONResponse({"removed": removed})
+
+
+async def daily_past(request: Request) -> Response:
+    """``GET /api/daily/past?variant=V&date=YYYY-MM-DD``: a past day's daily deal with its
+    proof (server.deals.past_daily); 409 while the day is not over (UTC), 400 bad input."""
+    query = request.query_params
+    wanted, day = query.get("variant"), query.get("date")
+    if not wanted or not day:
+        raise ApiError(400, "give variant and date, e.g. ?variant=klondike&date=2024-05-01")
+    variant = _stats_variant(wanted)
+    try:
+        date = parse_day(day)
+        return JSONResponse(past_daily(parse_variant(str(variant)), date,
+                                       daily_secret(request), utc_today()))
+    except DayNotOverError as exc:
+        raise ApiError(409, str(exc)) from None
+    except KabaleError as exc:
+        raise ApiError(400, str(exc)) from None
 
 
 async def index(request: Request) -> Response:
@@ -243,6 +276,7 @@ def create_app(db_path: str, effort: EffortSetting = "quick",
         Route("/api/variants", variants),
         Route("/api/stats", stats),
         Route("/api/stats/reset", reset_stats, methods=["POST"]),
+        Route("/api/daily/past", daily_past),
         Route("/api/games", create_game, methods=["POST"]),
         Route(game, get_game),
         Route(game + "/moves", play_move, methods=["POST"]),
@@ -269,5 +303,12 @@ def create_app(db_path: str, effort: EffortSetting = "quick",
         lifespan=lifespan,
     )
     app.state.advisor = advisor
-    app.state.games = GameService(GameStore(db_path))
+    store = GameStore(db_path)
+    app.state.games = GameService(store)
+    # Made on the first start and kept in the database (storage.secret): the daily deals.
+    # A database that cannot be written now is tried again by the first daily request.
+    try:
+        app.state.daily_secret = server_secret(store, "daily")
+    except StorageError:
+        app.state.daily_secret = None
     return app

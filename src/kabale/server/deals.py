@@ -12,14 +12,18 @@
   grade, and it is cheap enough to find graded deals among random deal numbers from 2^64
   while the player waits (a shipped list of deal numbers would let anyone match the face-up
   cards against it).
-- Daily: the day's deal of a variant, the same for everyone, by a published rule
-  (:func:`daily_seed`).
+- Daily: the day's deal of a variant, the same for every player of one server (the players
+  whose games one database holds) and unknowable to them until the day is over
+  (:func:`daily_seed`): its number comes from the day's key, an HMAC of the date under a
+  secret kept in the server's database (storage.secret), and is published with that key, its
+  proof, once the day has passed (:func:`past_daily`). Days are UTC days (:func:`utc_today`).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import hmac
 import json
 import time
 from dataclasses import dataclass
@@ -47,6 +51,10 @@ FIRST_DAY = dt.date(2000, 1, 1)
 
 class NoDealFoundError(KabaleError):
     """No deal of the kind asked for was found within the search's time."""
+
+
+class DayNotOverError(KabaleError):
+    """A past daily deal was asked for a day that is not over yet (UTC)."""
 
 
 @dataclass(frozen=True)
@@ -172,28 +180,72 @@ def check_grade(grade: object) -> str:
     return str(grade)
 
 
+def utc_today() -> dt.date:
+    """Today's date in UTC: the day a daily deal belongs to, on every server."""
+    return dt.datetime.now(dt.UTC).date()
+
+
+def parse_day(day: object) -> dt.date:
+    """A date "YYYY-MM-DD" from FIRST_DAY on, else KabaleError."""
+    if isinstance(day, str) and len(day) == 10:
+        try:
+            date = dt.date.fromisoformat(day)
+        except ValueError:
+            date = None
+        if date is not None and date >= FIRST_DAY:
+            return date
+    raise KabaleError(f"bad date {day!r}: a date YYYY-MM-DD from {FIRST_DAY} on")
+
+
 def check_day(day: object, today: dt.date) -> dt.date:
-    """The date a daily-deal request names: True (today) or "YYYY-MM-DD" from FIRST_DAY to
-    tomorrow (someone's calendar is a day ahead of this machine's); else KabaleError."""
-    if day is True:
+    """The date a daily-deal request names: True or today's "YYYY-MM-DD" (UTC), else
+    KabaleError. Tomorrow's deal is not dealt before tomorrow (whoever played it a day early
+    would know its cards on its day), and a past day's number is published (past_daily), so
+    it is played by its deal id, as any deal whose number is known."""
+    if day is True or day == today.isoformat():
         return today
     if isinstance(day, str):
         try:
-            date = dt.date.fromisoformat(day) if len(day) == 10 else None
-        except ValueError:
+            date = parse_day(day)
+        except KabaleError:
             date = None
-        if date is not None and FIRST_DAY <= date <= today + dt.timedelta(days=1):
-            return date
-    raise KabaleError(f"bad daily {day!r}: true (today's deal) or a date YYYY-MM-DD from "
-                      f"{FIRST_DAY} to tomorrow")
+        if date is not None and date < today:
+            raise KabaleError(f"bad daily {day!r}: that day is over and its deal's number is "
+                              f"published (GET /api/daily/past); play it by its deal id")
+    raise KabaleError(f"bad daily {day!r}: true or today's date, {today} (UTC)")
 
 
-def daily_seed(variant: Variant, date: dt.date) -> int:
-    """The published rule: the day's deal number of a variant is the first 8 bytes (big
-    endian) of the sha256 of ``"kabale daily VARIANT YYYY-MM-DD"``, VARIANT in its canonical
-    form (``kabale.core.variants``)."""
-    text = f"kabale daily {variant} {date.isoformat()}"
+def day_key(secret: bytes, date: dt.date) -> str:
+    """The day's key (hex): HMAC-SHA256 under the server's secret of ``"kabale daily
+    YYYY-MM-DD"``. Published once the day is over; without the secret, no key of another day
+    follows from it."""
+    text = f"kabale daily {date.isoformat()}"
+    return hmac.new(secret, text.encode(), hashlib.sha256).hexdigest()
+
+
+def daily_seed(variant: Variant, date: dt.date, secret: bytes) -> int:
+    """The day's deal number of a variant: the first 8 bytes (big endian) of the sha256 of
+    ``"kabale daily VARIANT YYYY-MM-DD KEY"``, VARIANT in its canonical form
+    (``kabale.core.variants``), KEY the day's key in hex (:func:`day_key`)."""
+    text = f"kabale daily {variant} {date.isoformat()} {day_key(secret, date)}"
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+
+def past_daily(variant: Variant, date: dt.date, secret: bytes,
+               today: dt.date) -> dict[str, Any]:
+    """A past day's daily deal with its proof: the number, the deal id and its hash (the
+    ``deal_hash`` its games showed during the day), and the day's key that gives the number
+    by the rule of :func:`daily_seed`. KabaleError while the day is not over (UTC)."""
+    if date >= today:
+        raise DayNotOverError(f"the day {date} is not over yet (today is {today}, UTC): its daily "
+                          "deal's number is published once it is")
+    seed = daily_seed(variant, date, secret)
+    deal_id = f"{variant}#{seed}"
+    return {"variant": str(variant), "date": date.isoformat(), "seed": seed,
+            "deal_id": deal_id, "deal_hash": hashlib.sha256(deal_id.encode()).hexdigest(),
+            "day_key": day_key(secret, date),
+            "rule": "seed = first 8 bytes, big-endian, of sha256('kabale daily VARIANT "
+                    "YYYY-MM-DD DAY_KEY')"}
 
 
 def secret_game(variant: str | Variant, seed: int) -> Game:

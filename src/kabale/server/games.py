@@ -18,6 +18,7 @@ from kabale.core.errors import IllegalMoveError, KabaleError
 from kabale.core.game import Game
 from kabale.server.deals import DealInfo
 from kabale.storage.db import GameStore
+from kabale.storage.secret import mark_daily_shown
 
 #: Idle gaps longer than this count only this long towards a game's elapsed time (seconds).
 IDLE_CAP = 120.0
@@ -129,14 +130,20 @@ class GameService:
         entry.status = "lost"
         entry.game.reveal()
         self._write(entry)
+        self._shown(entry)
         return entry
 
     def reveal(self, game_id: str) -> Entry:
-        """Show the game's deal id from now on (the page's "Copy link"); kept in the save."""
+        """Show the game's deal id from now on (the page's "Copy link"); kept in the save.
+        Mid-game the id gives every hidden card, so the game counts as played with help
+        from then on (and a daily deal's later games too)."""
         entry = self.get(game_id)
         if not entry.game.deal_known:
+            if entry.status == "playing":
+                self.assist(game_id)
             entry.game.reveal()
             self._write(entry)
+            self._shown(entry)
         return entry
 
     def assist(self, game_id: str) -> Entry:
@@ -153,7 +160,15 @@ class GameService:
         if entry.status == "playing" and outcome == "won":
             entry.status = "won"
         self._write(entry)
+        if entry.status == "won":
+            self._shown(entry)
         return entry
+
+    def _shown(self, entry: Entry) -> None:
+        """The game's cards can now be seen (its end, or its number): for a daily deal,
+        record it, so that a new game of that deal starts assisted (storage.secret)."""
+        if entry.daily is not None:
+            mark_daily_shown(self.store, str(entry.game.variant), entry.daily)
 
     def _write(self, entry: Entry) -> None:
         try:
@@ -171,7 +186,10 @@ def payload(entry: Entry, move: str | None = None) -> dict[str, Any]:
     ``moves`` lists the legal moves in explicit notation (``3:2>7``), parallel to the
     observation's ``legal`` list, so the page knows how many cards each one moves;
     ``assisted`` says whether the player had help; ``deal`` how the deal was chosen
-    (server.deals.DealInfo, with ``replay_of`` and ``from`` for a replay).
+    (server.deals.DealInfo, with ``replay_of`` and ``from`` for a replay). The deal's exact
+    ``measure`` is sent only once the game is over: in play it would narrow down the last
+    face-down cards (a hard deal with 6 unseen: 1 of 720 orders fits it), so play shows only
+    the grade's band.
     """
     game = entry.game
     body: dict[str, Any] = {"id": entry.id, "observation": game.observe()}
@@ -182,6 +200,8 @@ def payload(entry: Entry, move: str | None = None) -> dict[str, Any]:
     body["elapsed"] = round(entry.elapsed, 1)
     body["assisted"] = entry.assisted
     body["deal"] = {**DealInfo().to_dict(), **entry.info, "daily": entry.daily}
+    if entry.status == "playing":
+        body["deal"]["measure"] = None
     if move is not None:
         body["move"] = move
     return body

@@ -13,6 +13,7 @@ from starlette.responses import JSONResponse, Response
 from kabale.core.errors import InvalidSaveError, KabaleError
 from kabale.server.games import Entry, GameOverError, GameService, payload
 from kabale.storage.db import GameNotFoundError, StorageError
+from kabale.storage.secret import server_secret
 
 MAX_BODY = 16 * 1024
 
@@ -56,6 +57,19 @@ async def read_json(request: Request) -> dict[str, Any]:
 def service(request: Request) -> GameService:
     service: GameService = request.app.state.games
     return service
+
+
+def daily_secret(request: Request) -> bytes:
+    """The server's secret behind its daily deals (storage.secret), made on first use;
+    503 when the database cannot be written to keep it."""
+    secret: bytes | None = request.app.state.daily_secret
+    if secret is None:
+        try:
+            secret = server_secret(service(request).store, "daily")
+        except StorageError as exc:
+            raise ApiError(503, str(exc)) from None
+        request.app.state.daily_secret = secret
+    return secret
 
 
 def game_error(exc: Exception) -> ApiError:
