@@ -108,21 +108,56 @@ def pick_deal(page: Page, family: str, kind: str, grade: str = "") -> None:
     page.click("#new-go")
 
 
-def test_a_winnable_graded_deal_shows_its_grade_and_measure(server: LiveServer,
-                                                           browser: Browser) -> None:
+def test_a_winnable_graded_deal_shows_its_band_then_its_measure(server: LiveServer,
+                                                               browser: Browser) -> None:
     context, page = new_page(browser, 1200, 820)
     open_game(page, f"{server.url}/?deal=klondike%237")
     pick_deal(page, "klondike", "winnable", "hard")
     page.wait_for_function("() => window.kabale?.body()?.deal?.grade === 'hard'")
     data = body(page)
     assert data["observation"]["deal_id"] is None and data["deal"]["winnable"] is True
+    # In play only the grade's band: the exact measure would narrow down the hidden cards.
     low, high = data["deal"]["band"]
-    assert low <= data["deal"]["measure"] <= high
+    assert data["deal"]["measure"] is None
     expect(page.locator("#deal-tags")).to_have_text("hard")
     expect(page.locator("#deal-id")).to_contain_text("Deal ")   # its number stays secret
     page.click("#deal-tags")
     expect(page.locator("#bubble")).to_contain_text(
-        f"the solver needed {data['deal']['measure']:,} positions")
+        f"the solver needs {low:,} to {high:,} positions")
+    # Given up, the game can no longer change: the measure shows.
+    page.keyboard.type("d")
+    page.keyboard.press("Enter")
+    wait_moves(page, 1)
+    page.click("#btn-new")
+    page.click("#btn-resign")
+    page.click("#ask-buttons button.primary")
+    page.wait_for_function("() => window.kabale?.body()?.status === 'lost'")
+    measure = body(page)["deal"]["measure"]
+    assert low <= measure <= high
+    page.click("#deal-tags")
+    expect(page.locator("#bubble")).to_contain_text(f"the solver needed {measure:,} positions")
+    assert not page.errors  # type: ignore[attr-defined]
+    context.close()
+
+
+def test_looking_back_at_a_lost_position_gives_the_game_up_first(server: LiveServer,
+                                                                 browser: Browser) -> None:
+    context, page = new_page(browser, 1200, 820)
+    # Deal 12 of draw 3 with one pass: after drawing the stock through, nothing can move.
+    open_game(page, f"{server.url}/?deal=klondike%3Adraw%3D3%2Cpasses%3D1%2312")
+    for n in range(1, 9):
+        page.keyboard.type("d")
+        page.keyboard.press("Enter")
+        wait_moves(page, n)
+    assert body(page)["observation"]["outcome"] == "lost" and body(page)["status"] == "playing"
+    page.click("#btn-look-back")
+    page.click("#ask-buttons button:not(.primary)")           # cancelled: still undoable
+    assert body(page)["status"] == "playing" and body(page)["can_undo"]
+    page.click("#btn-look-back")
+    page.click("#ask-buttons button.primary")
+    page.wait_for_selector("#review-moves li")
+    data = body(page)
+    assert data["status"] == "lost" and data["assisted"] is False
     assert not page.errors  # type: ignore[attr-defined]
     context.close()
 

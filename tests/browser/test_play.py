@@ -219,6 +219,7 @@ def test_a_random_deal_stays_secret_until_copy_link_reveals_it(server: LiveServe
     # Dismissed: nothing is revealed.
     page.click("#btn-copy")
     expect(page.locator("#ask-text")).to_contain_text("anyone can know every face-down card")
+    expect(page.locator("#ask-text")).to_contain_text("counts as played with help")
     page.get_by_role("button", name="Cancel").click()
     page.evaluate("window.kabale.idle()")
     assert body(page)["observation"]["deal_id"] is None
@@ -234,6 +235,9 @@ def test_a_random_deal_stays_secret_until_copy_link_reveals_it(server: LiveServe
     expect(page.locator("#deal-id")).to_have_text(f"#{short}")
     assert page.locator("#deal-id").get_attribute("title") == f"Deal number {number}"
     expect(page.locator("#toast")).to_contain_text(f"/?deal={quote(deal_id, safe='')}")
+    # Mid-game the number shows every hidden card: the game counts as played with help.
+    assert body(page)["assisted"] is True
+    expect(page.locator("#deal-tags")).to_contain_text("with help")
     page.reload()
     page.wait_for_selector("body[data-ready='1']")
     assert body(page)["observation"]["deal_id"] == deal_id and body(page)["id"] == first["id"]

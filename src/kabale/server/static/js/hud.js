@@ -36,17 +36,23 @@ function tags(body) {
   return out;
 }
 
-/** How the deal was chosen, in sentences: the grade with its measure, winnable, daily. */
+/** How the deal was chosen, in sentences: the grade with its band (and its exact measure
+ *  once the game is over: the server sends none during play, as it would narrow down the last
+ *  face-down cards), winnable, daily. */
 export function dealWords(body) {
   const deal = body.deal || {};
   const out = [];
+  const known = deal.measure !== null && deal.measure !== undefined;
   if (deal.daily) out.push(t("deal.daily", { date: deal.daily }));
   if (deal.grade) {
     const [low, high] = deal.band;
-    const words = { grade: t(`grade.${deal.grade}`), measure: number(deal.measure),
+    const words = { grade: t(`grade.${deal.grade}`), measure: known ? number(deal.measure) : "",
       low: number(low), high: high === null ? "" : number(high) };
-    out.push(t(high === null ? "deal.grade_top" : "deal.grade", words));
-  } else if (deal.winnable) out.push(t("deal.winnable", { measure: number(deal.measure) }));
+    const key = (known ? "deal.grade" : "deal.grade_band") + (high === null ? "_top" : "");
+    out.push(t(key, words));
+  } else if (deal.winnable) {
+    out.push(known ? t("deal.winnable", { measure: number(deal.measure) }) : t("deal.winnable_play"));
+  }
   else if (deal.daily) out.push(t("deal.daily_ungraded"));
   if (deal.replay_of) out.push(t("deal.replay", { n: number(deal.from) }));
   if (body.assisted) out.push(t("deal.assisted"));

@@ -199,6 +199,29 @@ async function resign() {
   });
 }
 
+/** Look back at the game on the table. A lost position that can still be undone is not over:
+ *  looking back turns every card face up, so the game is given up first (the server refuses to
+ *  show the cards of a game that can still change). */
+async function lookBack() {
+  const body = S.body;
+  if (body && body.status === "playing") {
+    const yes = await ask(t("confirm.look_back"), [[t("btn.look_back"), true], [t("btn.cancel"), false]]);
+    if (!yes) return;
+    help.stopDemo();
+    const over = await enqueue(async () => {
+      try {
+        show(await api.resign(body.id), { ms: 0 });
+        return true;
+      } catch (err) {
+        bubble(errorText(err));
+        return false;
+      }
+    });
+    if (!over) return;
+  }
+  review.open();
+}
+
 function showReview(obs, before) {
   S.review = obs;
   S.held = null;
@@ -445,7 +468,7 @@ const ctx = {
   animMs: () => animMs(settings),
   stillMotion: () => stillMotion(settings),
   sound: (name) => sound(name, settings.sound),
-  lookBack: () => review.open(),
+  lookBack: () => lookBack(),
 };
 const help = createHelp(ctx);
 const ending = createEnding(ctx);
