@@ -363,11 +363,16 @@ def test_daily_games_feed_a_streak_of_days(app: Starlette, client: TestClient) -
 
     today = utc_today()
     days = [today - dt.timedelta(days=back) for back in (4, 2, 1, 0)]
+    store = app.state.games.store
     for i, day in enumerate(days):
-        app.state.games.store.add(f"d{i}", one_move_from_winning(), daily=day.isoformat())
+        game = one_move_from_winning()
+        store.add(f"d{i}", game, daily=day.isoformat())
         if i == 0:
-            assert client.post(f"/api/games/d{i}/resign").status_code == 200
-        else:
+            store.save(f"d{i}", game, "lost", 60.0)      # given up on its day
+        elif day < today:
+            game.play("1>f")
+            store.save(f"d{i}", game, "won", 60.0)       # won on its day
+        else:  # today's, won now (a past day's won now would count as helped)
             assert client.post(f"/api/games/d{i}/moves", json={"move": "1>f"}).status_code == 200
     lost = new(client, variant="klondike", daily=True)
     assert client.post(f"/api/games/{lost['id']}/resign").status_code == 200  # today is won

@@ -245,3 +245,15 @@ def test_what_outcome_s_timing_hints_the_player_may_see_for_free(app: Starlette,
         body = client.post("/api/games/g/undo").json()
     assert body["observation"] == start["observation"] and body["assisted"] is False
     assert body["observation"]["score"] == start["observation"]["score"]
+
+
+def test_a_daily_game_won_after_its_day_was_published_counts_as_help(
+        app: Starlette, client: TestClient) -> None:
+    # Start today's deal before midnight (UTC), read its number from GET /api/daily/past
+    # after midnight, win it: that win had every card known.
+    yesterday = (utc_today() - dt.timedelta(days=1)).isoformat()
+    app.state.games.store.add("late", secret_copy(one_move_from_winning()), daily=yesterday)
+    won = client.post("/api/games/late/moves", json={"move": "1>f"}).json()
+    assert won["status"] == "won" and won["assisted"] is True and won["rank"] is None
+    stats = client.get("/api/stats", params={"variant": "klondike"}).json()["variants"][0]
+    assert stats["daily"]["days_won"] == 0 and stats["won_unassisted"] == 0

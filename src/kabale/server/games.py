@@ -16,7 +16,7 @@ from typing import Any
 
 from kabale.core.errors import IllegalMoveError, KabaleError
 from kabale.core.game import Game
-from kabale.server.deals import DealInfo
+from kabale.server.deals import DealInfo, utc_today
 from kabale.storage.db import GameStore
 from kabale.storage.secret import mark_daily_shown
 
@@ -162,6 +162,10 @@ class GameService:
         self._write(entry)
         if entry.status == "won":
             self._shown(entry)
+            if entry.daily is not None and entry.daily < utc_today().isoformat():
+                # Its day is over, so its number is published (GET /api/daily/past): a
+                # daily game won after that could have been won knowing every card.
+                self.assist(entry.id)
         return entry
 
     def _shown(self, entry: Entry) -> None:
