@@ -85,3 +85,20 @@ def test_from_json_of_not_text_is_invalid_save_error() -> None:
     for value in (None, 5, ["x"]):
         with pytest.raises(InvalidSaveError):
             Game.from_json(value)  # type: ignore[arg-type]
+
+
+def test_thousands_of_leading_zeros_name_the_same_deal() -> None:
+    # int() refuses text of over 4,300 digits: a ValueError (a 500 on the server) before
+    assert Game.from_deal_id("klondike#" + "0" * 5000 + "7").deal_id == "klondike#7"
+
+
+def test_a_save_whose_deal_id_has_thousands_of_digits_is_an_invalid_save() -> None:
+    save = json.loads(Game.new("klondike", 7).to_json())
+    for number in ("0" * 5000 + "7", "9" * 5000):
+        save["deal_id"] = "klondike#" + number
+        try:
+            Game.from_json(json.dumps(save))
+        except InvalidSaveError:
+            continue
+        # the leading zeros name deal 7: it loads (its check block is deal 7's)
+        assert number.lstrip("0") == "7"

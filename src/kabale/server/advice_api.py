@@ -219,9 +219,11 @@ async def postmortem(request: Request) -> Response:
 def _count(text: str | None, name: str, high: int) -> int:
     if text is None:
         return high
-    if not (text.isascii() and text.isdigit()) or int(text) > high:
+    # the leading zeros go first: int() refuses text of over 4,300 digits (a 500 before)
+    digits = text.lstrip("0") or "0"
+    if not (text.isascii() and text.isdigit()) or len(digits) > 6 or int(digits) > high:
         raise ApiError(400, f"{name} must be a move number 0..{high}, not {text!r}")
-    return int(text)
+    return int(digits)
 
 
 async def review(request: Request) -> Response:
