@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from local import local_client
+from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 from kabale import Game
@@ -95,3 +96,25 @@ def test_a_won_game_with_damaged_numbers_gets_its_rank(tmp_path: Path) -> None:
     _damage(tmp_path / "g.db", "UPDATE games SET score='x', elapsed='y' WHERE id='w2'")
     assert store.rank("w1")["wins"] >= 1
     assert store.rank("w2") is None  # its own numbers are damaged: no place, no 500
+
+
+@pytest.mark.parametrize("charset", ["utf-16", "latin-1", "iso-8859-1", "UTF-32", '"utf-16le"'])
+def test_a_body_declared_in_another_charset_is_415(app: Starlette, client: TestClient,
+                                                   charset: str) -> None:
+    body = '{"variant": "klondike", "seed": 1}'.encode("utf-16" if "16" in charset else "ascii")
+    res = client.post("/api/games", content=body,
+                      headers={"Content-Type": f"application/json; charset={charset}"})
+    assert res.status_code == 415 and "UTF-8" in res.json()["error"]
+    assert app.state.games.store.recent_games() == []
+
+
+def test_a_json_body_is_read_as_utf8_only(app: Starlette, client: TestClient) -> None:
+    text = '{"variant": "klondike", "seed": 1}'
+    for encoding in ("utf-16", "utf-32", "utf-16-le"):
+        res = client.post("/api/games", content=text.encode(encoding))
+        assert res.status_code == 400 and "not valid JSON" in res.json()["error"], encoding
+    assert app.state.games.store.recent_games() == []
+    for content_type in ('application/json; charset="UTF-8"', "application/json;charset=utf8"):
+        res = client.post("/api/games", content=text.encode(),
+                          headers={"Content-Type": content_type})
+        assert res.status_code == 201, content_type

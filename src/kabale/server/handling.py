@@ -43,7 +43,8 @@ async def read_json(request: Request) -> dict[str, Any]:
     if not body.strip():
         return {}
     try:
-        data = json.loads(bytes(body))
+        # decoded as UTF-8 first: json.loads of bytes would also guess UTF-16 and UTF-32
+        data = json.loads(bytes(body).decode("utf-8"))
     except RecursionError:
         raise ApiError(400, "request body is JSON nested too deeply") from None
     except ValueError as exc:  # not JSON, not UTF-8, or an integer of thousands of digits
