@@ -22,6 +22,7 @@ import json
 import math
 import os
 import sqlite3
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -168,6 +169,47 @@ def _finished_row(row: sqlite3.Row) -> dict[str, Any] | None:
     return game
 
 
+def create_private_database(path: Path) -> bool:
+    """Create ``path`` as an empty SQLite database that only its owner may read or write
+    (mode 0600: it holds the deal ids of games in progress), unless it exists; True when
+    this call made it. It is made under a temporary name and linked into place, so nobody
+    ever opens it half made (a file of 0 bytes reads as a damaged database)."""
+    if path.exists():
+        return False
+    handle, temporary = tempfile.mkstemp(prefix=path.name + ".", suffix=".new", dir=path.parent)
+    os.close(handle)  # mkstemp makes it 0600
+    try:
+        conn = sqlite3.connect(temporary, isolation_level=None)
+        try:
+            conn.execute("PRAGMA user_version=0")  # writes the header page
+        finally:
+            conn.close()
+        try:
+            os.link(temporary, path)
+        except FileExistsError:
+            return False
+        except OSError:  # a file system without hard links: move it, unless one appeared
+            if path.exists():
+                return False
+            os.replace(temporary, path)
+        return True
+    finally:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+
+
+def make_private(path: Path) -> None:
+    """Take away the group's and others' access to ``path`` and its WAL files, where they
+    exist and this user owns them (files an older kabale made 0644); best effort."""
+    for name in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        try:
+            mode = name.stat().st_mode
+            if mode & 0o077:
+                name.chmod(mode & 0o700)
+        except OSError:
+            pass
+
+
 class GameStore:
     """Games and statistics in one SQLite file. Safe to share between threads."""
 
@@ -181,6 +223,12 @@ class GameStore:
                 self.problems.append(
                     f"the game database {str(self.path)!r} was an empty file (0 bytes): it "
                     "held no games or statistics; a new database starts in it")
+            try:
+                create_private_database(self.path)
+            except (OSError, sqlite3.Error) as exc:
+                raise KabaleError(f"cannot create game database {str(self.path)!r}: "
+                                  f"{getattr(exc, 'strerror', None) or exc}") from None
+            make_private(self.path)
         try:
             self._conn = sqlite3.connect(
                 str(self.path), check_same_thread=False, isolation_level=None, timeout=10.0
