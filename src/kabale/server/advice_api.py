@@ -20,7 +20,7 @@ from starlette.responses import JSONResponse, Response
 from kabale.core.errors import KabaleError
 from kabale.core.game import Game
 from kabale.core.variants import Variant, parse_variant
-from kabale.server.advice import Advisor, BusyError
+from kabale.server.advice import Advisor, BusyError, JobTimeoutError
 from kabale.server.deals import (
     DealInfo,
     NoDealFoundError,
@@ -50,6 +50,8 @@ async def _think(request: Request, work: Any) -> Any:
         return await work
     except BusyError as exc:
         raise ApiError(503, str(exc), "busy") from None
+    except JobTimeoutError as exc:
+        raise ApiError(503, str(exc), "too_long") from None
     except NoDealFoundError as exc:
         raise ApiError(503, str(exc), "no_deal") from None
 
@@ -121,7 +123,8 @@ async def create_chosen(request: Request, data: dict[str, Any]) -> Response:
     try:
         if daily is not None and daily is not False:
             date = check_day(daily, dt.date.today())
-            info = await _think(request, advisor.run(daily_info, variant, date))
+            info = await _think(request, advisor.cached(("daily", str(variant), str(date)),
+                                                        daily_info, variant, date))
             game = secret_game(variant, daily_seed(variant, date))
         elif winnable or grade is not None:
             seed, info = await _think(request, advisor.chosen_deal(variant, grade))
