@@ -191,6 +191,17 @@ class Game:
         return self._restored(self.variant, self.deal_id, self.seed, self._deal_known,
                               self._states, self._moves, self._redo)
 
+    def opening(self, moves: int) -> Game:
+        """A new game of the same deal as this one stood after its first ``moves`` moves,
+        with nothing to redo; cheap, for each position is kept (nothing is replayed).
+        IllegalMoveError unless ``moves`` is 0..moves_made."""
+        if isinstance(moves, bool) or not isinstance(moves, int) or not (
+                0 <= moves <= self.moves_made):
+            raise IllegalMoveError(f"no position after {quoted(moves)} moves: this game has "
+                                   f"0..{self.moves_made}")
+        return self._restored(self.variant, self.deal_id, self.seed, self._deal_known,
+                              self._states[:moves + 1], self._moves[:moves], [])
+
     def __copy__(self) -> Game:
         return self.copy()
 
