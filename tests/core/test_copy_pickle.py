@@ -8,7 +8,7 @@ import pickle
 
 import pytest
 
-from kabale import Game, parse_variant
+from kabale import Game, IllegalMoveError, parse_variant
 
 VARIANTS = ["klondike:draw=3", "klondike:decks=2", "spider:suits=2", "spiderette",
             "spiderette:foundations=cards", "thoughtful"]
@@ -68,3 +68,22 @@ def test_variants_pickle_as_themselves() -> None:
         back = pickle.loads(pickle.dumps(variant))
         assert back == variant and str(back) == str(variant) and hash(back) == hash(variant)
         assert dict(back.options) == dict(variant.options)
+
+
+def test_opening_is_the_game_as_it_stood_after_its_first_moves() -> None:
+    game = Game.new("klondike", 4)
+    for _ in range(30):
+        game.play(game.legal_moves()[0])
+    game.undo()
+    for at in (0, 1, 17, game.moves_made):
+        opened = game.opening(at)
+        replayed = Game.new("klondike", 4)
+        for move in game.history[:at]:
+            replayed.play(move)
+        assert opened.state == replayed.state and opened.history == replayed.history
+        assert not opened.can_redo and opened.legal_moves() == replayed.legal_moves()
+        opened.play(opened.legal_moves()[-1])
+        assert game.moves_made == 29  # the original is untouched
+    for bad in (-1, game.moves_made + 1, True, "3"):
+        with pytest.raises(IllegalMoveError):
+            game.opening(bad)  # type: ignore[arg-type]

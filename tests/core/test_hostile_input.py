@@ -10,6 +10,7 @@ import pytest
 from kabale import Game, IllegalMoveError, InvalidDealError, InvalidSaveError, NotationError
 from kabale.core.notation import parse_move_text
 from kabale.core.persist import MAX_MOVES
+from kabale.core.variants import parse_variant
 
 
 @pytest.mark.parametrize("deal_id", ["klondike#³", "klondike#①", "klondike#٧", "klondike#７",
@@ -85,3 +86,37 @@ def test_from_json_of_not_text_is_invalid_save_error() -> None:
     for value in (None, 5, ["x"]):
         with pytest.raises(InvalidSaveError):
             Game.from_json(value)  # type: ignore[arg-type]
+
+
+def test_thousands_of_leading_zeros_name_the_same_deal() -> None:
+    # int() refuses text of over 4,300 digits: a ValueError (a 500 on the server) before
+    assert Game.from_deal_id("klondike#" + "0" * 5000 + "7").deal_id == "klondike#7"
+
+
+def test_a_save_whose_deal_id_has_thousands_of_digits_is_an_invalid_save() -> None:
+    save = json.loads(Game.new("klondike", 7).to_json())
+    for number in ("0" * 5000 + "7", "9" * 5000):
+        save["deal_id"] = "klondike#" + number
+        try:
+            Game.from_json(json.dumps(save))
+        except InvalidSaveError:
+            continue
+        # the leading zeros name deal 7: it loads (its check block is deal 7's)
+        assert number.lstrip("0") == "7"
+
+
+@pytest.mark.parametrize("text", ["klondike:draw=3,draw=1", "klondike:draw=3,DRAW=3",
+                                  "klondike:", "spider: ", "vegas:"])
+def test_a_variant_with_an_option_twice_or_none_after_the_colon_is_refused(text: str) -> None:
+    with pytest.raises(NotationError) as caught:
+        parse_variant(text)
+    assert repr(text) in str(caught.value) and "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize(("field", "value"), [("version", True), ("deal_format", True),
+                                              ("version", 1.0), ("deal_format", 1.0)])
+def test_a_save_whose_version_is_not_the_number_is_refused(field: str, value: object) -> None:
+    save = json.loads(Game.new("klondike", 7).to_json())
+    save[field] = value
+    with pytest.raises(InvalidSaveError, match="unsupported"):
+        Game.from_json(json.dumps(save))

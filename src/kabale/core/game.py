@@ -128,10 +128,12 @@ class Game:
                 raise InvalidDealError(f"bad deal id {quoted(deal_id)}: {error}") from None
             return cls.from_deck(variant, deck)
         # str.isdigit() accepts '³' and '①', which int() refuses; 20 digits hold MAX_SEED.
-        if not (number.isascii() and number.isdigit()) or len(number.lstrip("0")) > 20:
+        # The leading zeros go before int(), which refuses text of over 4,300 digits.
+        digits = number.lstrip("0") or "0"
+        if not (number.isascii() and number.isdigit()) or len(digits) > 20:
             raise InvalidDealError(f"bad deal id {quoted(deal_id)}: after '#' comes a deal number "
                                    f"0..{MAX_SEED} (or '=' and the deck's cards)")
-        return cls.new(variant, int(number))
+        return cls.new(variant, int(digits))
 
     @classmethod
     def from_json(cls, text: str) -> Game:
@@ -143,7 +145,7 @@ class Game:
             game = cls._replay(save)
         except InvalidSaveError:
             raise
-        except KabaleError as error:
+        except ValueError as error:  # every KabaleError, and whatever else bad data raises
             raise InvalidSaveError(f"save refused: {error}") from None
         if save.check != check_block(game.moves_made, game.score, game.outcome, game.state):
             raise InvalidSaveError("save refused: its check block does not match the replayed "
@@ -190,6 +192,17 @@ class Game:
         ``copy.deepcopy`` and pickle give the same)."""
         return self._restored(self.variant, self.deal_id, self.seed, self._deal_known,
                               self._states, self._moves, self._redo)
+
+    def opening(self, moves: int) -> Game:
+        """A new game of the same deal as this one stood after its first ``moves`` moves,
+        with nothing to redo; cheap, for each position is kept (nothing is replayed).
+        IllegalMoveError unless ``moves`` is 0..moves_made."""
+        if isinstance(moves, bool) or not isinstance(moves, int) or not (
+                0 <= moves <= self.moves_made):
+            raise IllegalMoveError(f"no position after {quoted(moves)} moves: this game has "
+                                   f"0..{self.moves_made}")
+        return self._restored(self.variant, self.deal_id, self.seed, self._deal_known,
+                              self._states[:moves + 1], self._moves[:moves], [])
 
     def __copy__(self) -> Game:
         return self.copy()

@@ -193,10 +193,11 @@ def read_save(text: str) -> Save:
         raise InvalidSaveError(f"save is not valid JSON (truncated or damaged?): {error}") from None
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
         raise InvalidSaveError(f"not a kabale save: expected \"format\": \"{SAVE_FORMAT}\"")
-    if data.get("version") != SAVE_VERSION:
+    # ``True == 1`` in Python: the type is checked too, so "version": true is no version
+    if type(data.get("version")) is not int or data.get("version") != SAVE_VERSION:
         raise InvalidSaveError(f"unsupported save version {quoted(data.get('version'))} "
                                f"(this kabale reads version {SAVE_VERSION})")
-    if data.get("deal_format") != DEAL_FORMAT:
+    if type(data.get("deal_format")) is not int or data.get("deal_format") != DEAL_FORMAT:
         raise InvalidSaveError(f"unsupported deal format {quoted(data.get('deal_format'))} "
                                f"(this kabale deals format {DEAL_FORMAT})")
     variant, deal_id = data.get("variant"), data.get("deal_id")

@@ -154,7 +154,7 @@ def parse_variant(text: str | Variant) -> Variant:
         return text
     if not isinstance(text, str) or not text.strip():
         raise NotationError(f"not a variant: {text!r}; valid: {variant_ids()}")
-    name, _, rest = text.strip().partition(":")
+    name, sep, rest = text.strip().partition(":")
     name = name.strip().lower()
     if name in ALIASES:
         family, preset = ALIASES[name]
@@ -163,15 +163,29 @@ def parse_variant(text: str | Variant) -> Variant:
         family, options = name, {}
     else:
         raise NotationError(f"unknown variant {name!r}; valid: {variant_ids()}")
-    if rest.strip():
-        for part in rest.split(","):
-            key, eq, value = part.partition("=")
-            if not eq or not key.strip():
-                raise NotationError(
-                    f"bad option {part!r} in variant {text!r}; write key=value, e.g. draw=3"
-                )
-            options[key.strip().lower()] = _parse_value(family, key.strip().lower(), value)
+    if sep and not rest.strip():
+        raise NotationError(f"bad variant {text!r}: no options after ':'; write {name} or "
+                            f"{name}:key=value, e.g. {name}:{_example(family)}")
+    given: set[str] = set()
+    for part in rest.split(",") if sep else ():
+        key, eq, value = part.partition("=")
+        key = key.strip().lower()
+        if not eq or not key:
+            raise NotationError(
+                f"bad option {part!r} in variant {text!r}; write key=value, e.g. draw=3"
+            )
+        if key in given:  # which one would win is a guess: say it instead
+            raise NotationError(f"option {key!r} given twice in variant {text!r}; give each "
+                                "option once")
+        given.add(key)
+        options[key] = _parse_value(family, key, value)
     return Variant(family, options)
+
+
+def _example(family: str) -> str:
+    """An option of the family written key=value, for error messages."""
+    name, values = next(iter(OPTIONS[family].items()))
+    return f"{name}={_format_value(values[-1])}"
 
 
 def variant_ids() -> str:

@@ -1,10 +1,14 @@
 """The advisor behind the page: hints, win chance, the bot's moves, post-mortems and the
-search for winnable or graded deals, run off the event loop.
+search for winnable or graded deals, run off the event loop in worker processes.
 
-Everything runs in a small thread pool (the solver's kernels search without the GIL; the
-advisor's Python shares it with the event loop, which keeps answering between its steps).
-At most ``queue`` jobs wait or run at once: one more is refused with :class:`BusyError`
-(answered 503 with the reason), so a burst of requests cannot pile up work.
+Every job runs in a worker process of one of two lanes (server.jobs): ``play`` for what a
+player waits for during a game (hints, the win chance, the bot's moves) and ``heavy`` for
+the long jobs (post-mortems, searches for chosen deals, grading the daily deal), so that one
+player's post-mortem never holds another's hint. Each job has a budget in positions that fits
+its kind (the effort level's; a post-mortem's solves at most POSTMORTEM_NODES each) and a
+wall-clock cap (CAP_SECONDS) past which its worker is killed and the request answered 503
+with code "too_long". A lane takes a bounded number of jobs: one more is refused with
+:class:`BusyError` (503 with code "busy"), so a burst of requests cannot pile up work.
 
 Jobs get a copy of the game, never the live one, and only what the player has seen goes in:
 the advisor's functions (``kabale.advisor``) work from the player's view, except the
@@ -19,8 +23,7 @@ import asyncio
 import hashlib
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from kabale.advisor import Bot, Chance, Effort, Hint, PostMortem, hint, postmortem, win_chance
@@ -29,20 +32,30 @@ from kabale.core.errors import KabaleError
 from kabale.core.game import Game
 from kabale.core.variants import Variant
 from kabale.server.deals import SEARCH_SECONDS, DealInfo, bands, find_deal
+from kabale.server.jobs import BusyError, JobTimeoutError, Lane
+
+__all__ = ["Advisor", "BusyError", "JobTimeoutError", "check_effort"]
 
 T = TypeVar("T")
 CACHE_SIZE = 512
-#: bots kept for games whose demo runs (each follows its plan from one move to the next)
+#: bots kept for games whose demo runs, in each worker (each follows its plan from one move
+#: to the next)
 BOTS = 32
 #: how long a background search for the next chosen deal of a kind may look (seconds)
 REFILL_SECONDS = 20.0
+#: the most positions each solve of a post-mortem looks at (it solves about log2(moves) + 2
+#: positions): at the strong level a Spider post-mortem looked at 40 million per solve and
+#: took 86-133 s; this keeps it to seconds, and a solve that runs out says "unknown"
+POSTMORTEM_NODES = 3_000_000
+#: the wall-clock cap of each kind of job (seconds), far above what its budget in positions
+#: takes on an idle machine: it is for a machine that is not, and for what no budget foresaw
+CAP_SECONDS: Mapping[str, float] = {"hint": 30.0, "chance": 30.0, "bot": 30.0,
+                                    "postmortem": 60.0, "daily": 60.0}
+#: what a search for a deal may take past the time it is given to look (seconds)
+SEARCH_MARGIN = 30.0
 
 #: the server's advisor budget: a level's name, or an Effort for each family
 EffortSetting = str | Mapping[str, Effort]
-
-
-class BusyError(KabaleError):
-    """The advisor has as many jobs as it takes; the request was not queued."""
 
 
 def check_effort(effort: EffortSetting) -> EffortSetting:
@@ -77,18 +90,18 @@ class _Demo:
 
 
 class Advisor:
-    """The thread pool, its bounded queue, the answers' caches and the demo bots."""
+    """The two lanes of worker processes, the answers' caches and the searches ahead."""
 
     def __init__(self, effort: EffortSetting = "quick", workers: int = 2,
-                 queue: int = 6, search_seconds: float = SEARCH_SECONDS) -> None:
+                 queue: int = 6, search_seconds: float = SEARCH_SECONDS,
+                 heavy_workers: int = 2, heavy_queue: int = 4) -> None:
         self.effort = check_effort(effort)
-        self.limit = queue
         #: how long a request for a chosen deal looks while the player waits
         self.search_seconds = search_seconds
-        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="advisor")
-        self._jobs = 0
+        self.play = Lane("play", workers, queue)
+        self.heavy = Lane("heavy", heavy_workers, heavy_queue)
+        self.limit = queue
         self._cache: OrderedDict[tuple[str, ...], Any] = OrderedDict()
-        self._demos: OrderedDict[str, _Demo] = OrderedDict()
         self._bots_thinking: set[str] = set()
         # chosen deals found ahead, one per (variant, grade), and the kinds being looked for
         self._stash: dict[tuple[str, str | None], tuple[int, DealInfo]] = {}
@@ -101,27 +114,34 @@ class Advisor:
             return effort_for(game.variant, self.effort)
         return self.effort[game.variant.family]
 
+    def budget(self, kind: str, game: Game) -> Effort:
+        """The budgets in positions of a job of ``kind`` for this game: the level's, with a
+        post-mortem's solves held to POSTMORTEM_NODES each."""
+        level = self.level(game)
+        if kind == "postmortem":
+            return replace(level, exact_nodes=min(level.exact_nodes, POSTMORTEM_NODES))
+        return level
+
     def close(self) -> None:
-        """Stop taking jobs; running ones finish in their threads."""
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        """Stop taking jobs and stop the workers (jobs running now end with an error)."""
+        self.play.close()
+        self.heavy.close()
 
-    async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` in the pool; BusyError at once when ``queue`` jobs are in."""
-        if self._jobs >= self.limit:
-            raise BusyError(f"the advisor is busy ({self._jobs} requests are waiting for it);"
-                            " ask again in a moment")
-        self._jobs += 1
-        try:
-            return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
-        finally:
-            self._jobs -= 1
+    async def run(self, fn: Callable[..., T], *args: Any, kind: str = "daily") -> T:
+        """``fn(*args)`` in the heavy lane, capped at ``CAP_SECONDS[kind]``."""
+        return await self.heavy.run(fn, *args, seconds=CAP_SECONDS[kind])
 
-    async def _cached(self, key: tuple[str, ...], fn: Callable[..., T], *args: Any) -> T:
+    async def cached(self, key: tuple[str, ...], fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in the heavy lane, its answer kept under ``key``."""
+        return await self._cached(key, self.heavy, CAP_SECONDS["daily"], fn, *args)
+
+    async def _cached(self, key: tuple[str, ...], lane: Lane, seconds: float,
+                      fn: Callable[..., T], *args: Any) -> T:
         if key in self._cache:
             self._cache.move_to_end(key)
             found: T = self._cache[key]
             return found
-        value = await self.run(fn, *args)
+        value = await lane.run(fn, *args, seconds=seconds)
         self._cache[key] = value
         while len(self._cache) > CACHE_SIZE:
             self._cache.popitem(last=False)
@@ -130,21 +150,23 @@ class Advisor:
     async def hint(self, game_id: str, game: Game) -> Hint:
         """The hint for the game's position (the same one each time it is asked)."""
         copy = game.copy()
-        return await self._cached(("hint", game_id, position_key(copy)), hint, copy,
-                                  self.level(copy), position_seed(game_id, copy))
+        return await self._cached(("hint", game_id, position_key(copy)), self.play,
+                                  CAP_SECONDS["hint"], hint, copy, self.budget("hint", copy),
+                                  position_seed(game_id, copy))
 
     async def chance(self, game_id: str, game: Game) -> Chance:
         """The win chance from the game's position, from what the player has seen."""
         copy = game.copy()
-        level = self.level(copy)
-        return await self._cached(("chance", game_id, position_key(copy)), _chance, copy,
-                                  level, position_seed(game_id, copy))
+        return await self._cached(("chance", game_id, position_key(copy)), self.play,
+                                  CAP_SECONDS["chance"], _chance, copy,
+                                  self.budget("chance", copy), position_seed(game_id, copy))
 
     async def postmortem(self, game_id: str, game: Game) -> PostMortem:
         """The post-mortem of a finished game (the caller checks that it is over)."""
         copy = game.copy()
-        return await self._cached(("postmortem", game_id, position_key(copy)), postmortem,
-                                  copy, self.level(copy), 0, False)
+        return await self._cached(("postmortem", game_id, position_key(copy)), self.heavy,
+                                  CAP_SECONDS["postmortem"], postmortem, copy,
+                                  self.budget("postmortem", copy), 0, False)
 
     async def chosen_deal(self, variant: Variant, grade: str | None) -> tuple[int, DealInfo]:
         """A winnable deal (of ``grade`` if given): one found ahead if there is one, else
@@ -158,7 +180,8 @@ class Advisor:
         found = self._stash.pop(key, None)
         try:
             if found is None:
-                found = await self.run(find_deal, variant, grade, self.search_seconds)
+                found = await self.heavy.run(find_deal, variant, grade, self.search_seconds,
+                                             seconds=self.search_seconds + SEARCH_MARGIN)
         finally:
             self._refill(key, variant, grade)
         return found
@@ -172,15 +195,17 @@ class Advisor:
         return len(self._filling)
 
     def _refill(self, key: tuple[str, str | None], variant: Variant, grade: str | None) -> None:
-        # One search ahead at a time: it may take a worker for REFILL_SECONDS, and the other
-        # worker stays free for the hints and chances the player waits for.
+        # One search ahead at a time: it may take a heavy worker for REFILL_SECONDS, and the
+        # other stays free for the post-mortems and searches a player waits for.
         if self._filling or key in self._stash:
             return
         self._filling.add(key)
 
         async def fill() -> None:
             try:
-                self._stash[key] = await self.run(find_deal, variant, grade, REFILL_SECONDS)
+                self._stash[key] = await self.heavy.run(
+                    find_deal, variant, grade, REFILL_SECONDS,
+                    seconds=REFILL_SECONDS + SEARCH_MARGIN)
             except KabaleError:
                 pass  # busy, or none found: the next request looks for itself
             finally:
@@ -203,22 +228,31 @@ class Advisor:
         self._bots_thinking.discard(game_id)
 
     async def bot_move(self, game_id: str, game: Game) -> str | None:
-        """The bot's next move in the game's position (None: it gives up)."""
-        demo = self._demos.pop(game_id, None)
-        if demo is None or demo.game.history != game.history:
-            demo = _Demo(Bot(self.level(game), seed=position_seed(game_id, game)), game.copy())
-        self._demos[game_id] = demo
-        while len(self._demos) > BOTS:
-            self._demos.popitem(last=False)
-        return await self.run(_step, demo)
+        """The bot's next move in the game's position (None: it gives up). The bot lives in
+        a worker of the play lane, and its moves go to that worker while it is free."""
+        return await self.play.run(_bot_move, game_id, game.copy(), self.budget("bot", game),
+                                   position_seed(game_id, game), seconds=CAP_SECONDS["bot"],
+                                   affinity=game_id)
 
 
 def _chance(game: Game, level: Effort, seed: int) -> Chance:
     return win_chance(game, seed=seed, effort=level)
 
 
-def _step(demo: _Demo) -> str | None:
-    """The demo bot's move, played on its own copy so that it knows its plan goes on."""
+#: the demo bots of this worker process, by game id (the newest last)
+_DEMOS: OrderedDict[str, _Demo] = OrderedDict()
+
+
+def _bot_move(game_id: str, game: Game, level: Effort, seed: int) -> str | None:
+    """The demo bot's move (run in a worker): the bot kept for the game when it is in step
+    with it (it follows its plan), else a new one; played on its own copy so that it knows
+    its plan goes on."""
+    demo = _DEMOS.pop(game_id, None)
+    if demo is None or demo.game.history != game.history:
+        demo = _Demo(Bot(level, seed=seed), game)
+    _DEMOS[game_id] = demo
+    while len(_DEMOS) > BOTS:
+        _DEMOS.popitem(last=False)
     move = demo.bot.choose(demo.game)
     if move is None:
         return None

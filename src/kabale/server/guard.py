@@ -103,10 +103,25 @@ def content_type_problem(method: str, content_type: str | None) -> str | None:
     """Why a request body's declared type is refused (every POST declares JSON), or None."""
     if method != "POST":
         return None
-    media = (content_type or "").partition(";")[0].strip().lower()
-    if media != "application/json":
+    media, _, params = (content_type or "").partition(";")
+    if media.strip().lower() != "application/json":
         return (f"refused: a POST must send JSON with Content-Type: application/json, "
                 f"not {quoted(content_type)}")
+    charset = _charset(params)
+    if charset is not None and charset not in ("utf-8", "utf8"):
+        # JSON between systems is UTF-8 (RFC 8259 §8.1) and the body is read as UTF-8:
+        # a body declared in another charset would be read as something it does not say.
+        return (f"refused: a JSON body is UTF-8; Content-Type {quoted(content_type)} "
+                "declares another charset (send charset=utf-8 or none)")
+    return None
+
+
+def _charset(params: str) -> str | None:
+    """The charset a Content-Type's parameters name (lower case, unquoted), or None."""
+    for param in params.split(";"):
+        name, _, value = param.partition("=")
+        if name.strip().lower() == "charset":
+            return value.strip().strip('"').lower()
     return None
 
 

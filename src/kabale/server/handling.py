@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
 from kabale.core.errors import InvalidSaveError, KabaleError
@@ -37,14 +37,18 @@ async def read_json(request: Request) -> dict[str, Any]:
                                or len(length) > 9 or int(length) > MAX_BODY):
         raise ApiError(413, f"request body too large (limit {MAX_BODY} bytes)")
     body = bytearray()
-    async for chunk in request.stream():
-        body.extend(chunk)
-        if len(body) > MAX_BODY:
-            raise ApiError(413, f"request body too large (limit {MAX_BODY} bytes)")
+    try:
+        async for chunk in request.stream():
+            body.extend(chunk)
+            if len(body) > MAX_BODY:
+                raise ApiError(413, f"request body too large (limit {MAX_BODY} bytes)")
+    except ClientDisconnect:  # gone, or closed for not sending its body in time
+        raise ApiError(408, "the request body did not arrive in full") from None
     if not body.strip():
         return {}
     try:
-        data = json.loads(bytes(body))
+        # decoded as UTF-8 first: json.loads of bytes would also guess UTF-16 and UTF-32
+        data = json.loads(bytes(body).decode("utf-8"))
     except RecursionError:
         raise ApiError(400, "request body is JSON nested too deeply") from None
     except ValueError as exc:  # not JSON, not UTF-8, or an integer of thousands of digits

@@ -102,8 +102,9 @@ def _serve(app: Starlette, sock: socket.socket, url: str, db_path: Path,
     """Run uvicorn on the listening socket until Ctrl+C; closes socket and store."""
     import uvicorn
 
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
-    server = uvicorn.Server(config)
+    from kabale.server.connections import server_config
+
+    server = uvicorn.Server(server_config(app))
     # The socket already listens, so the URL works as soon as it is printed.
     print(f"kabale is being served at {url}  (database {db_path}; Ctrl+C stops)", flush=True)
     if open_browser:

@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import math
 import os
 import sqlite3
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -118,6 +120,96 @@ def make_folder_for(path: Path) -> None:
                           f"{exc.strerror or exc}") from None
 
 
+#: the columns of a finished game that the statistics count with
+NUMBERS = ("score", "moves", "elapsed")
+
+
+def _lenient_text(data: bytes) -> str:
+    return data.decode("utf-8", "replace")
+
+
+def _number(value: object) -> float | int | None:
+    """``value`` when it is a finite number, else None (a damaged cell: text, a blob,
+    infinity, or nothing)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return value if math.isfinite(value) else None
+
+
+def _day(value: object) -> str | None:
+    """``value`` when it is a date written YYYY-MM-DD, else None (not a daily deal)."""
+    if not isinstance(value, str):
+        return None
+    try:
+        dt.date.fromisoformat(value)
+    except ValueError:
+        return None
+    return value if len(value) == 10 else None
+
+
+def _numbers(row: sqlite3.Row) -> dict[str, Any] | None:
+    """The row as a dict when its score, moves and elapsed time are numbers, else None."""
+    game = dict(row)
+    if any(_number(game[name]) is None for name in NUMBERS):
+        return None
+    return game
+
+
+def _finished_row(row: sqlite3.Row) -> dict[str, Any] | None:
+    """A finished game for the statistics (storage.stats), or None when its numbers are
+    damaged: counting it with made-up numbers would put them in every average and best.
+    A damaged finish time or day counts as unknown (not a daily deal)."""
+    game = _numbers(row)
+    if game is None:
+        return None
+    game["finished"] = _number(game["finished"])
+    game["daily"] = _day(game["daily"])
+    if not isinstance(game["deal_id"], str):
+        game["deal_id"] = str(game["deal_id"])
+    return game
+
+
+def create_private_database(path: Path) -> bool:
+    """Create ``path`` as an empty SQLite database that only its owner may read or write
+    (mode 0600: it holds the deal ids of games in progress), unless it exists; True when
+    this call made it. It is made under a temporary name and linked into place, so nobody
+    ever opens it half made (a file of 0 bytes reads as a damaged database)."""
+    if path.exists():
+        return False
+    handle, temporary = tempfile.mkstemp(prefix=path.name + ".", suffix=".new", dir=path.parent)
+    os.close(handle)  # mkstemp makes it 0600
+    try:
+        conn = sqlite3.connect(temporary, isolation_level=None)
+        try:
+            conn.execute("PRAGMA user_version=0")  # writes the header page
+        finally:
+            conn.close()
+        try:
+            os.link(temporary, path)
+        except FileExistsError:
+            return False
+        except OSError:  # a file system without hard links: move it, unless one appeared
+            if path.exists():
+                return False
+            os.replace(temporary, path)
+        return True
+    finally:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+
+
+def make_private(path: Path) -> None:
+    """Take away the group's and others' access to ``path`` and its WAL files, where they
+    exist and this user owns them (files an older kabale made 0644); best effort."""
+    for name in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        try:
+            mode = name.stat().st_mode
+            if mode & 0o077:
+                name.chmod(mode & 0o700)
+        except OSError:
+            pass
+
+
 class GameStore:
     """Games and statistics in one SQLite file. Safe to share between threads."""
 
@@ -131,11 +223,21 @@ class GameStore:
                 self.problems.append(
                     f"the game database {str(self.path)!r} was an empty file (0 bytes): it "
                     "held no games or statistics; a new database starts in it")
+            try:
+                create_private_database(self.path)
+            except (OSError, sqlite3.Error) as exc:
+                raise KabaleError(f"cannot create game database {str(self.path)!r}: "
+                                  f"{getattr(exc, 'strerror', None) or exc}") from None
+            make_private(self.path)
         try:
             self._conn = sqlite3.connect(
                 str(self.path), check_same_thread=False, isolation_level=None, timeout=10.0
             )
             self._conn.row_factory = sqlite3.Row
+            # Text that is not UTF-8 (a damaged row) reads with U+FFFD in place of the bad
+            # bytes instead of failing the whole query: a damaged save is then refused as
+            # one (InvalidSaveError), and the statistics go on without that row.
+            self._conn.text_factory = _lenient_text
             self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.execute("PRAGMA synchronous=NORMAL")
             self._conn.executescript(_SCHEMA)
@@ -156,10 +258,12 @@ class GameStore:
                 self._conn.execute(f"ALTER TABLE games ADD COLUMN {name} {definition}")
 
     def _check_pages(self) -> None:
-        """Note what SQLite's quick check finds wrong (it reads every page once)."""
+        """Note what SQLite's integrity check finds wrong: damaged pages, and indexes that
+        disagree with their table (which the quick check does not look for, and which make
+        a query by variant miss games or see ones that are gone)."""
         try:
             with self._lock:
-                found = [row[0] for row in self._conn.execute("PRAGMA quick_check(5)")]
+                found = [row[0] for row in self._conn.execute("PRAGMA integrity_check(5)")]
         except sqlite3.DatabaseError as exc:
             found = [str(exc)]
         if found != ["ok"]:
@@ -255,8 +359,9 @@ class GameStore:
             info = json.loads(row["info"])
         except ValueError:
             info = {}  # the description of the deal is damaged: the game itself is not
-        return StoredGame(row["id"], game, row["status"], row["started"], row["finished"],
-                          row["elapsed"], bool(row["assisted"]), row["daily"],
+        return StoredGame(row["id"], game, row["status"], _number(row["started"]) or 0.0,
+                          _number(row["finished"]), _number(row["elapsed"]) or 0.0,
+                          bool(row["assisted"]), _day(row["daily"]),
                           info if isinstance(info, dict) else {})
 
     def recent_games(self, status: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
@@ -294,7 +399,7 @@ class GameStore:
             args = (variant,)
         with self._reading() as conn:
             rows = conn.execute(sql + " ORDER BY finished, rowid", args).fetchall()
-        return [dict(row) for row in rows]
+        return [game for game in map(_finished_row, rows) if game is not None]
 
     def stats(self, variant: str, today: dt.date | None = None) -> dict[str, Any]:
         """Statistics of one variant (canonical string) over its finished games, with its
@@ -317,7 +422,10 @@ class GameStore:
                 return None
             won = conn.execute("SELECT score, moves, elapsed FROM games WHERE variant=? AND"
                                " status='won' AND assisted=0", (row["variant"],)).fetchall()
-        return rank_of(dict(row), [dict(r) for r in won])
+        game = _numbers(row)
+        if game is None:
+            return None  # its numbers are damaged: it has no place among the others
+        return rank_of(game, [r for r in map(_numbers, won) if r is not None])
 
     def stats_all(self) -> dict[str, Any]:
         """Statistics over every finished game of every variant (``variant`` is None)."""

@@ -139,6 +139,7 @@ export default {
   "reason.offline": "kabale-serveren svarer ikke. Kører den stadig?",
   "reason.busy": "Computeren tænker stadig over andre spørgsmål; spørg igen om lidt.",
   "reason.no_deal": "Der dukkede ingen kabale af den slags op i tide; prøv igen (den næste bliver fundet imens).",
+  "reason.too_long": "Det spørgsmål tog computeren for lang tid, så den holdt op; spørg igen, eller sænk indsatsen.",
   "reason.no_solver": "Denne kabale er installeret uden sin løser, så den kan ikke hjælpe med et træk, vælge kort efter sværhed eller se tilbage; serverens terminal siger, hvad der skal installeres.",
   "reason.bad_deal": "Spillet i linket, “{deal}”, kan kabale ikke lægge.",
 

@@ -153,6 +153,7 @@ export default {
   "reason.offline": "The kabale server does not answer. Is it still running?",
   "reason.busy": "The computer is still thinking about other questions; ask again in a moment.",
   "reason.no_deal": "No deal of that kind turned up in time; ask again (the next one is being looked for).",
+  "reason.too_long": "That question took the computer too long, so it stopped; ask again, or lower the effort.",
   "reason.no_solver": "This kabale was installed without its solver, so it cannot help with a move, grade a deal or look back; the server's terminal says what to install.",
   "reason.bad_deal": "The link's deal “{deal}” is not one kabale can deal.",
 

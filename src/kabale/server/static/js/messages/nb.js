@@ -139,6 +139,7 @@ export default {
   "reason.offline": "kabale-serveren svarer ikke. Kjører den fortsatt?",
   "reason.busy": "Maskinen tenker fortsatt på andre spørsmål; spør igjen om litt.",
   "reason.no_deal": "Det dukket ikke opp noen kabal av det slaget i tide; prøv igjen (den neste blir funnet imens).",
+  "reason.too_long": "Det spørsmålet tok maskinen for lang tid, så den ga opp; spør igjen, eller senk innsatsen.",
   "reason.no_solver": "Denne kabalen er installert uten løseren sin, så den kan ikke hjelpe med et trekk, velge kort etter vanskelighet eller se tilbake; serverens terminal sier hva som må installeres.",
   "reason.bad_deal": "Spillet i lenken, «{deal}», kan ikke legges av kabale.",
 

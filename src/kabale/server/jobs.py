@@ -1,0 +1,210 @@
+"""Worker processes for the advisor's jobs, in lanes, each job under a wall-clock cap.
+
+The advisor's budgets are in positions (kabale.advisor.effort), so a job's length is bounded
+on any machine, but not its time: a loaded machine, a big budget or a bug can make one run
+for minutes. A thread cannot be stopped; a process can. So each job runs in a worker process
+of its lane, and a job past its cap has its worker killed (and replaced by a fresh one on the
+next job) and answers :class:`JobTimeoutError`. Lanes keep kinds of work apart: a long job
+in one lane (a post-mortem, a search for a deal) never holds a job of another (a hint).
+
+A lane takes at most ``queue`` jobs at once (running or waiting); one more is refused with
+:class:`BusyError` at once, so a burst of requests cannot pile up work. The functions a lane
+runs and their arguments and results cross to the worker by pickle: module-level functions
+and plain data only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import signal
+import sys
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from multiprocessing.connection import Connection
+from multiprocessing.context import BaseContext
+from multiprocessing.process import BaseProcess
+from typing import Any, TypeVar
+
+from kabale.core.errors import KabaleError
+
+T = TypeVar("T")
+
+
+class BusyError(KabaleError):
+    """The lane has as many jobs as it takes; the request was not queued."""
+
+
+class JobTimeoutError(KabaleError):
+    """A job ran past its wall-clock cap; its worker was stopped."""
+
+
+def _context() -> BaseContext:
+    """Processes forked from a clean server process where there is one (fast, and safe in a
+    process with threads), else spawned."""
+    if sys.platform != "win32" and "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["kabale.server.advice"])
+        return context
+    return multiprocessing.get_context("spawn")
+
+
+def _work(conn: Connection) -> None:
+    """A worker's loop: run each ``(function, args)`` received, send back its outcome."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is for the server to act on
+    while True:
+        try:
+            fn, args = conn.recv()
+        except (EOFError, OSError):
+            return  # the server is gone
+        try:
+            outcome: tuple[str, Any] = ("ok", fn(*args))
+        except Exception as exc:  # sent back to be raised in the server
+            outcome = ("error", exc)
+        try:
+            conn.send(outcome)
+        except Exception as exc:  # an outcome that does not pickle
+            conn.send(("error", KabaleError(f"the advisor's answer could not be sent: {exc}")))
+
+
+class _Worker:
+    """One worker process (started on its first job, again after it was stopped)."""
+
+    def __init__(self, context: BaseContext, name: str) -> None:
+        self.context = context
+        self.name = name
+        self.process: BaseProcess | None = None
+        self.conn: Connection | None = None
+
+    def start(self) -> Connection:
+        if self.process is None or self.conn is None or not self.process.is_alive():
+            self.stop()
+            ours, theirs = self.context.Pipe()
+            make: Callable[..., BaseProcess] = self.context.Process  # type: ignore[attr-defined]
+            process = make(target=_work, args=(theirs,), name=self.name, daemon=True)
+            process.start()
+            theirs.close()
+            self.process, self.conn = process, ours
+        return self.conn
+
+    def call(self, fn: Callable[..., Any], args: tuple[Any, ...], seconds: float) -> Any:
+        """``fn(*args)`` in the process (blocking: run from a thread); JobTimeoutError after
+        ``seconds``, with the process killed."""
+        conn = self.start()
+        try:
+            conn.send((fn, args))
+            ready = conn.poll(seconds)
+            outcome = conn.recv() if ready else None
+        except (EOFError, OSError):
+            self.stop()
+            raise BusyError("the advisor's worker stopped; ask again") from None
+        if outcome is None:
+            self.stop()
+            raise JobTimeoutError(f"the advisor took longer than {seconds:g} s and was "
+                                  "stopped; ask again, or use a lower --effort")
+        kind, value = outcome
+        if kind == "error":
+            raise value
+        return value
+
+    def kill(self) -> None:
+        """Kill the process, leaving the rest to the thread waiting on it (if any)."""
+        if self.process is not None and self.process.is_alive():
+            self.process.kill()
+
+    def stop(self) -> None:
+        """Kill the process (if any) and forget it."""
+        if self.process is not None:
+            if self.process.is_alive():
+                self.process.kill()
+            self.process.join(5)
+            self.process = None
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+
+class Lane:
+    """``workers`` worker processes for one kind of job, at most ``queue`` jobs at once."""
+
+    def __init__(self, name: str, workers: int, queue: int) -> None:
+        self.name = name
+        self.limit = queue
+        self.jobs = 0
+        context = _context()
+        self._workers = [_Worker(context, f"kabale-{name}-{i}") for i in range(workers)]
+        self._idle = list(self._workers)
+        self._waiting: deque[asyncio.Future[_Worker]] = deque()
+        # one waiting thread per worker: the event loop never blocks on a worker
+        self._threads = ThreadPoolExecutor(max_workers=workers, thread_name_prefix=name)
+        self._closed = False
+
+    async def run(self, fn: Callable[..., T], *args: Any, seconds: float,
+                  affinity: str | None = None) -> T:
+        """``fn(*args)`` in a worker within ``seconds`` (JobTimeoutError past them);
+        BusyError at once when ``queue`` jobs are in. A job with ``affinity`` goes to the
+        same worker as the last one with it when that one is free (state kept there)."""
+        if self._closed:
+            raise BusyError("the advisor is shutting down")
+        if self.jobs >= self.limit:
+            raise BusyError(f"the advisor is busy ({self.jobs} requests are waiting for it);"
+                            " ask again in a moment")
+        self.jobs += 1
+        try:
+            worker = await self._take(affinity)
+            try:
+                if self._closed:
+                    raise BusyError("the advisor is shutting down")
+                loop = asyncio.get_running_loop()
+                result: T = await loop.run_in_executor(self._threads, worker.call, fn, args,
+                                                       seconds)
+                return result
+            finally:
+                self._give_back(worker)
+        finally:
+            self.jobs -= 1
+
+    async def _take(self, affinity: str | None) -> _Worker:
+        if self._idle:
+            if affinity is not None:
+                preferred = self._workers[hash(affinity) % len(self._workers)]
+                if preferred in self._idle:
+                    self._idle.remove(preferred)
+                    return preferred
+            return self._idle.pop(0)
+        waiter: asyncio.Future[_Worker] = asyncio.get_running_loop().create_future()
+        self._waiting.append(waiter)
+        try:
+            return await waiter
+        except asyncio.CancelledError:
+            if waiter.done() and not waiter.cancelled():
+                self._give_back(waiter.result())
+            raise
+
+    def _give_back(self, worker: _Worker) -> None:
+        while self._waiting:
+            waiter = self._waiting.popleft()
+            if not waiter.done():
+                waiter.set_result(worker)
+                return
+        self._idle.append(worker)
+
+    def pids(self) -> list[int]:
+        """The process ids of the workers running now (for tests and status)."""
+        return [w.process.pid for w in self._workers
+                if w.process is not None and w.process.pid is not None and w.process.is_alive()]
+
+    def close(self) -> None:
+        """Stop every worker; jobs running now end with an error."""
+        self._closed = True
+        while self._waiting:
+            waiter = self._waiting.popleft()
+            if not waiter.done():
+                waiter.set_exception(BusyError("the advisor is shutting down"))
+        for worker in self._workers:
+            if worker in self._idle:
+                worker.stop()
+            else:
+                worker.kill()  # its job's thread sees the end and tidies up
+        self._threads.shutdown(wait=False, cancel_futures=True)
