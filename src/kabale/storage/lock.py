@@ -12,6 +12,10 @@ lock file never blocks a new server. Both files are created readable by their ow
 
 On Windows, whose byte-range locks would also stop SQLite reading the locked bytes, only the
 lock file is locked: a symbolic link is caught (the path is resolved), a hard link is not.
+
+A database file with more than one hard link is refused outright, on every system: SQLite's
+write-ahead log is named after the path the file is opened by, so a server started on one
+name after a kill -9 of a server on another would not see the moves still in the other's log.
 """
 
 from __future__ import annotations
@@ -33,6 +37,10 @@ _TAKEN = -1
 
 class DatabaseInUseError(KabaleError):
     """Another kabale server holds the database."""
+
+
+class DatabaseLinkedError(KabaleError):
+    """The database file has several names (hard links), each with a log of its own."""
 
 
 class ServerLock:
@@ -68,6 +76,22 @@ class ServerLock:
         if taken or database == _TAKEN:
             raise self._in_use(handle)
         self._file, self._database = handle, database
+        self._refuse_other_names()
+
+    def _refuse_other_names(self) -> None:
+        """Refuse (and let go of the locks) a database file that has more than one name.
+        SQLite keeps the write-ahead log beside the name the file was opened by: moves
+        committed through one hard link sit in that link's ``-wal`` file until a checkpoint,
+        and a server started on the other name after a kill -9 never sees them. Symbolic
+        links are safe (SQLite resolves them), so only hard links are refused."""
+        links = os.stat(self.db_path).st_nlink
+        if links > 1:
+            self.release()
+            raise DatabaseLinkedError(
+                f"the game database {str(self.db_path)!r} has {links} names (hard links): "
+                "SQLite keeps its write-ahead log beside the name it is opened by, so moves "
+                "made through one name can be lost through another; remove the other links "
+                "or give a copy (sqlite3 .backup) as --db")
 
     def _in_use(self, handle: IO[str]) -> DatabaseInUseError:
         """The error naming the server that holds the lock; closes ``handle``."""
