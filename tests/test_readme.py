@@ -52,3 +52,30 @@ def test_links_lead_inside_the_repository(page: Path) -> None:
         elif anchor and file.suffix == ".md" and anchor not in anchors(file):
             problems.append(f"{target}: no heading #{anchor} in {file.name}")
     assert not problems, "\n".join(problems)
+
+
+SOURCES = [path for path in sorted((ROOT / "src" / "kabale").rglob("*"))
+           if path.suffix in (".py", ".pyx", ".pxi", ".pyi", ".js", ".html")]
+MD_FILE = re.compile(r"[\w./-]+\.md\b")
+
+
+def test_the_code_cites_only_docs_the_repository_holds() -> None:
+    """help() shows docstrings to people with a clone or an install: a page they cite is one
+    of docs/ (DESIGN.md and RULES.md, cited before, are in no clone)."""
+    problems = []
+    for path in SOURCES:
+        for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+            for name in MD_FILE.findall(line):
+                if name == "report.md" or (ROOT / name).is_file():  # report.md: an output
+                    continue
+                problems.append(f"{path.relative_to(ROOT)}:{number}: {name}")
+    assert not problems, "\n".join(problems)
+
+
+def test_the_advisors_docstrings_say_what_they_promise() -> None:
+    import kabale
+
+    for function in (kabale.hint, kabale.postmortem, kabale.win_chance, kabale.Game):
+        doc = function.__doc__ or ""
+        assert len(doc.strip().splitlines()) >= 3, f"{function.__name__}: {doc!r}"
+    assert "docs/advisor.md" in (kabale.hint.__doc__ or "")

@@ -1,4 +1,4 @@
-"""Gymnasium environments for every variant (DESIGN.md §2c; docs/env.md).
+"""Gymnasium environments for every variant (docs/env.md).
 
 Importing this package registers ``kabale/Klondike-v0``, ``kabale/Spider-v0`` and
 ``kabale/Spiderette-v0``; every option of the variant is a keyword of ``gymnasium.make``::
