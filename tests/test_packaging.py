@@ -144,3 +144,24 @@ def test_a_build_without_a_compiler_says_so_and_makes_a_wheel(build: tuple[Path,
     names = zipfile.ZipFile(wheel).namelist()
     assert "kabale/core/game.py" in names and "kabale/server/static/index.html" in names
     assert not [n for n in names if n.endswith((".so", ".pyd"))]
+    assert not [n for n in names if n.endswith((".pyx", ".pxi", ".c"))]  # the sdist has them
+
+
+def test_the_sdist_builds_without_warnings_and_holds_sources_not_builds(
+        tmp_path: Path) -> None:
+    """python -m build --sdist as .ci/run builds it, from this tree (where the kernels were
+    built in place, and the egg-info lists their generated C)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "build", "--sdist", "--no-isolation", "--outdir",
+         str(tmp_path), str(ROOT)], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    warnings = [line for line in (result.stdout + result.stderr).splitlines()
+                if "warning" in line.lower()]
+    assert not warnings, "\n".join(warnings)
+    sys.path.insert(0, str(ROOT / ".ci"))
+    try:
+        from check_release import check_sdist
+    finally:
+        sys.path.remove(str(ROOT / ".ci"))
+    (sdist,) = tmp_path.glob("kabale-*.tar.gz")
+    assert check_sdist(sdist) == []
