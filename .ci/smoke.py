@@ -115,7 +115,9 @@ def web_game(kernels: bool = True) -> None:
             check(status == 200, "POST /api/games/ID/moves plays 7>4")
             status, body = post(game + "/hint", {})
             if kernels:
-                check(status == 200 and body.get("move") is not None, "POST .../hint")
+                hint = body.get("hint")
+                check(status == 200 and isinstance(hint, dict) and hint.get("move") is not None,
+                      f"POST .../hint: {hint}")
             else:
                 error = str(body.get("error", ""))
                 check(status == 503 and body.get("code") == "no_solver"
