@@ -13,10 +13,16 @@ import sys
 import sysconfig
 
 from setuptools import Extension, setup
+from setuptools.command.sdist import sdist
 
 KERNELS = ["solver._klondike", "solver._spider", "env._klondike_batch"]
 INSTALL = ("install a C compiler and Python's headers (Debian, Ubuntu: "
            "apt-get install build-essential python3-dev), then install kabale again")
+
+
+#: The commands that only describe or pack the source, which need no kernel: cythonizing for
+#: them would also put the generated C in the sdist (MANIFEST.in names the .pyx sources).
+SOURCE_ONLY = {"egg_info", "dist_info", "sdist"}
 
 
 def missing_build_tools() -> str | None:
@@ -42,25 +48,45 @@ def missing_build_tools() -> str | None:
     return None
 
 
+def compile_args() -> list[str]:
+    """-O3, and -g0: Python's own CFLAGS ask for debug info (-g), which would triple the
+    kernels' size in every wheel and install (the last -g option wins). MSVC takes neither."""
+    if sys.platform == "win32":
+        return []
+    return ["-O3", "-g0"]
+
+
 def kernels() -> list[Extension]:
-    """The kernels as extension modules, or none (after one line on stderr) when they cannot
-    be built here."""
+    """The kernels as extension modules; none for the source-only commands, and none (after
+    one line on stderr, said once, at the build) when they cannot be built here."""
+    if SOURCE_ONLY & set(sys.argv):
+        return []
     missing = missing_build_tools()
     if missing is not None:
-        if not {"egg_info", "dist_info", "sdist"} & set(sys.argv):  # said once, at the build
-            print(f"kabale: building without the solver's compiled kernels, as {missing} is "
-                  f"missing: the solver, hints, the bot and the batch env will not work; "
-                  f"{INSTALL}", file=sys.stderr)
+        print(f"kabale: building without the solver's compiled kernels, as {missing} is "
+              f"missing: the solver, hints, the bot and the batch env will not work; "
+              f"{INSTALL}", file=sys.stderr)
         return []
     from Cython.Build import cythonize
 
     return cythonize(
         [Extension(f"kabale.{name}", [f"src/kabale/{name.replace('.', '/')}.pyx"],
-                   extra_compile_args=["-O3"])
+                   extra_compile_args=compile_args())
          for name in KERNELS],
         compiler_directives={"language_level": "3"},
     )
 
 
+class SourceSdist(sdist):  # type: ignore[misc]
+    """The sdist without the C that Cython makes from the kernels' sources: a tree where the
+    kernels were built lists that C in its egg-info's SOURCES.txt, which setuptools reads back
+    (an exclude line in MANIFEST.in would warn in a fresh clone, where it matches nothing)."""
+
+    def make_release_tree(self, base_dir: str, files: list[str]) -> None:
+        generated = {f"src/kabale/{name.replace('.', '/')}.c" for name in KERNELS}
+        super().make_release_tree(base_dir, [f for f in files
+                                             if f.replace(os.sep, "/") not in generated])
+
+
 if __name__ == "__main__":
-    setup(ext_modules=kernels())
+    setup(ext_modules=kernels(), cmdclass={"sdist": SourceSdist})

@@ -10,27 +10,89 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
-KERNELS = ("kabale.solver._klondike", "kabale.solver._spider", "kabale.env._klondike_batch")
+NO_CC = "no-such-cc"
 
 
-def run_without_kernels(code: str) -> subprocess.CompletedProcess[str]:
-    """Run ``code`` in a fresh Python in which the compiled kernels cannot be imported."""
-    hide = "import sys\n" + "".join(f"sys.modules[{name!r}] = None\n" for name in KERNELS)
-    return subprocess.run([sys.executable, "-c", hide + code], capture_output=True, text=True,
-                          timeout=120)
+@pytest.fixture(scope="module")
+def build(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """The real build without a compiler (pip wheel, setuptools, Cython, with CC naming no
+    program), installed (pip install --target) where nothing else is: the wheel, the build's
+    output and the folder kabale is installed in."""
+    tmp = tmp_path_factory.mktemp("no-compiler")
+    tree = tmp / "tree"
+    tree.mkdir()
+    for name in ("setup.py", "pyproject.toml", "README.md", "LICENSE", "MANIFEST.in"):
+        shutil.copy(ROOT / name, tree / name)
+    shutil.copytree(ROOT / "src", tree / "src",
+                    ignore=shutil.ignore_patterns("*.so", "*.c", "*.egg-info", "__pycache__"))
+    env = dict(os.environ, CC=str(tmp / NO_CC))
+    result = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-v", "--no-deps", "--no-build-isolation",
+         "--no-index", "-w", str(tmp / "dist"), str(tree)],
+        capture_output=True, text=True, env=env, timeout=300)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    (wheel,) = (tmp / "dist").glob("kabale-*.whl")
+    installed = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-index", "--target",
+         str(tmp / "site"), str(wheel)], capture_output=True, text=True, timeout=300)
+    assert installed.returncode == 0, installed.stderr
+    return wheel, result.stdout + result.stderr
 
 
-def test_commands_that_need_the_kernels_say_what_to_install() -> None:
-    for command in (["solve", "klondike", "--seed", "1"], ["autoplay", "spider", "--seeds", "1"]):
-        result = run_without_kernels(f"from kabale.cli import main; sys.exit(main({command!r}))")
-        assert result.returncode == 1, result.stderr
-        lines = result.stderr.splitlines()
-        assert len(lines) == 1 and "build-essential python3-dev" in lines[0], result.stderr
-        assert result.stdout == ""
+def run_without_kernels(code: str, build: tuple[Path, str],
+                        stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """Run ``code`` in a fresh Python that imports kabale from the compiler-less wheel's
+    install (its dependencies from this venv), from a folder that holds no kabale."""
+    site = build[0].parent.parent / "site"
+    check = (f"import kabale, sys\nassert kabale.__file__.startswith({str(site)!r}), "
+             f"kabale.__file__\n")
+    return subprocess.run([sys.executable, "-c", check + code], capture_output=True, text=True,
+                          input=stdin, timeout=120, cwd=site.parent,
+                          env=dict(os.environ, PYTHONPATH=str(site)))
 
 
-def test_the_game_and_the_rules_work_without_the_kernels() -> None:
+COMMANDS = [(["solve", "klondike", "--seed", "1"], ""),
+            (["autoplay", "spider", "--seeds", "1"], ""),
+            (["hint"], "klondike#7\n"),
+            (["analyze", "klondike", "--seeds", "1-2", "--player", "random", "--db", "a.db"],
+             "")]
+
+
+@pytest.mark.parametrize(("command", "stdin"), COMMANDS, ids=lambda c: c and c[0])
+def test_commands_that_need_the_kernels_say_what_to_install(
+        build: tuple[Path, str], command: list[str], stdin: str) -> None:
+    result = run_without_kernels(f"from kabale.cli import main; sys.exit(main({command!r}))",
+                                 build, stdin)
+    assert result.returncode == 1, result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and "build-essential python3-dev" in lines[0], result.stderr
+    assert "solver is not compiled" in lines[0]
+    assert result.stdout == ""
+
+
+@pytest.mark.parametrize("call", ["solve(game)", "hint(game)", "postmortem(game)",
+                                  "win_chance(game)", "Bot()"])
+def test_the_api_that_needs_the_kernels_says_what_to_install(
+        build: tuple[Path, str], call: str) -> None:
+    """A missing kernel is a ModuleNotFoundError that names it and says what to install (a
+    plain ImportError blaming a circular import, before)."""
+    result = run_without_kernels(
+        "game = kabale.Game.new('klondike', seed=1)\n"
+        "try:\n"
+        f"    kabale.{call}\n"
+        "except ModuleNotFoundError as error:\n"
+        "    print(error.name)\n"
+        "    print(error.msg)\n", build)
+    assert result.returncode == 0, result.stderr
+    name, message = result.stdout.splitlines()
+    assert name == "kabale.solver._klondike"
+    assert "solver is not compiled" in message and "python3-dev" in message
+
+
+def test_the_game_and_the_rules_work_without_the_kernels(build: tuple[Path, str]) -> None:
     result = run_without_kernels(
         "import io, kabale\n"
         "from kabale.cli import main, play_text\n"
@@ -54,12 +116,12 @@ def test_the_game_and_the_rules_work_without_the_kernels() -> None:
         "try:\n"
         "    kabale.hint\n"
         "except ModuleNotFoundError as error:\n"
-        "    print(error.msg)\n")
+        "    print(error.msg)\n", build)
     assert result.returncode == 0, result.stderr
     assert "solver is not compiled" in result.stdout and "python3-dev" in result.stdout
 
 
-def test_the_env_works_without_its_batch_kernel() -> None:
+def test_the_env_works_without_its_batch_kernel(build: tuple[Path, str]) -> None:
     result = run_without_kernels(
         "import gymnasium, kabale.env\n"
         "env = gymnasium.make('kabale/Klondike-v0')\n"
@@ -67,31 +129,39 @@ def test_the_env_works_without_its_batch_kernel() -> None:
         "try:\n"
         "    kabale.env.KlondikeVectorEnv\n"
         "except ModuleNotFoundError as error:\n"
-        "    print(error.msg)\n")
+        "    print(error.msg)\n", build)
     assert result.returncode == 0, result.stderr
     assert "KlondikeVectorEnv is not compiled" in result.stdout
     assert "python3-dev" in result.stdout
 
 
-def test_a_build_without_a_compiler_says_so_and_makes_a_wheel(tmp_path: Path) -> None:
-    """The real build (pip wheel, setuptools, Cython), with CC naming no program."""
-    tree = tmp_path / "tree"
-    tree.mkdir()
-    for name in ("setup.py", "pyproject.toml", "README.md", "LICENSE", "MANIFEST.in"):
-        shutil.copy(ROOT / name, tree / name)
-    shutil.copytree(ROOT / "src", tree / "src",
-                    ignore=shutil.ignore_patterns("*.so", "*.c", "*.egg-info", "__pycache__"))
-    env = dict(os.environ, CC=str(tmp_path / "no-such-cc"))
-    result = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-v", "--no-deps", "--no-build-isolation",
-         "--no-index", "-w", str(tmp_path / "dist"), str(tree)],
-        capture_output=True, text=True, env=env, timeout=300)
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    said = [line for line in (result.stdout + result.stderr).splitlines()
+def test_a_build_without_a_compiler_says_so_and_makes_a_wheel(build: tuple[Path, str]) -> None:
+    wheel, output = build
+    said = [line for line in output.splitlines()
             if "building without the solver's compiled kernels" in line]
-    assert len(said) == 1 and "no-such-cc" in said[0] and "python3-dev" in said[0], said
-    (wheel,) = (tmp_path / "dist").glob("kabale-*.whl")
+    assert len(said) == 1 and NO_CC in said[0] and "python3-dev" in said[0], said
     assert wheel.name.endswith("-py3-none-any.whl")
     names = zipfile.ZipFile(wheel).namelist()
     assert "kabale/core/game.py" in names and "kabale/server/static/index.html" in names
     assert not [n for n in names if n.endswith((".so", ".pyd"))]
+    assert not [n for n in names if n.endswith((".pyx", ".pxi", ".c"))]  # the sdist has them
+
+
+def test_the_sdist_builds_without_warnings_and_holds_sources_not_builds(
+        tmp_path: Path) -> None:
+    """python -m build --sdist as .ci/run builds it, from this tree (where the kernels were
+    built in place, and the egg-info lists their generated C)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "build", "--sdist", "--no-isolation", "--outdir",
+         str(tmp_path), str(ROOT)], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    warnings = [line for line in (result.stdout + result.stderr).splitlines()
+                if "warning" in line.lower()]
+    assert not warnings, "\n".join(warnings)
+    sys.path.insert(0, str(ROOT / ".ci"))
+    try:
+        from check_release import check_sdist
+    finally:
+        sys.path.remove(str(ROOT / ".ci"))
+    (sdist,) = tmp_path.glob("kabale-*.tar.gz")
+    assert check_sdist(sdist) == []

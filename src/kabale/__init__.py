@@ -28,7 +28,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Card", "Game", "IllegalMoveError", "InvalidDealError", "InvalidSaveError", "KabaleError",
     "Move", "NotationError", "State", "Suit", "Variant", "parse_variant", "solve",
-    # the advisor (DESIGN.md §2b), imported on first use
+    # the advisor (docs/advisor.md), imported on first use
     "Bot", "autoplay", "hint", "knowledge", "postmortem", "win_chance", "worlds",
 ]
 ADVISOR = ("Bot", "autoplay", "hint", "knowledge", "postmortem", "win_chance", "worlds")

@@ -20,6 +20,7 @@ def quick(family: str) -> object:
     return scaled(EFFORTS[family]["quick"], worlds=8, solves=24, closure=200)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["klondike", "klondike:draw=3,passes=3",
                                      "spiderette:suits=1", "spider:suits=1"])
 def test_autoplay_plays_legal_moves_to_an_end(variant: str) -> None:
@@ -46,6 +47,7 @@ WANDERING = ("2>6 7>4 d 1>6 1>3 5>1 5>4 2>1 4>1 4>6 5>1 1>5 d 3>5 1>3 2>3 4>2 6>
              "6>7 4>7 3>4 7>3 4>7 6>4 6>5 4>5 7>6 3>7 6>5 3>4 5>3 4>5 3:8>4 3>1 4>1 6>4 6>2")
 
 
+@pytest.mark.slow
 def test_a_bot_that_can_only_move_on_compares_few_plans_and_gives_up() -> None:
     game = Game.new("spiderette", 4)
     for move in WANDERING.split():

@@ -70,6 +70,7 @@ def test_a_database_that_cannot_be_made_is_named(tmp_path: Path) -> None:
     assert result.returncode == 2 and "cannot open the analysis database" in result.stderr
 
 
+@pytest.mark.slow
 def test_each_player_gives_the_same_row_twice() -> None:
     solver = job_for("klondike:draw=3,open=true", "solver", nodes=200_000)
     bot = job_for("spiderette:foundations=cards", "bot", effort="quick")

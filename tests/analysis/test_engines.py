@@ -54,6 +54,7 @@ def test_engines_refuse_what_they_cannot_do() -> None:
         engine_for("local", 1, "tcp://127.0.0.1:8786")
 
 
+@pytest.mark.slow
 def test_an_unreachable_dask_scheduler_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(engines, "SCHEDULER_TIMEOUT", 2)
     with pytest.raises(KabaleError, match="cannot reach the Dask scheduler 'tcp://127.0.0.1:9'"):

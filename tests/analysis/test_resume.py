@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from kabale.analysis import analyze, job_for
 from kabale.storage.results import ResultStore
 
@@ -28,6 +30,7 @@ def count(path: Path) -> int:
         return 0
 
 
+@pytest.mark.slow
 def test_a_killed_run_resumes_with_the_deals_it_lacks(tmp_path: Path) -> None:
     db = tmp_path / "runs.db"
     run = subprocess.Popen([sys.executable, "-m", "kabale", "analyze", *ARGS, "--db", str(db)],

@@ -12,6 +12,9 @@ from liveserver import LiveServer
 from playwright.sync_api import Browser, Page, expect
 from positions import klondike_longest, store_game
 
+# slow: run by `python -m pytest -m slow` (.ci/run), not the README's pass
+pytestmark = pytest.mark.slow
+
 DEAL = "klondike%237"   # column 5 ends in 8H, column 6 in 9S (see test_play.py)
 
 

@@ -12,6 +12,9 @@ from liveserver import LiveServer
 from playwright.sync_api import Browser
 from positions import klondike_longest, spider_after_four_deals, store_game
 
+# slow: run by `python -m pytest -m slow` (.ci/run), not the README's pass
+pytestmark = pytest.mark.slow
+
 SIZES = [(1366, 657), (1920, 1080), (390, 844), (844, 390)]
 POSITIONS = {
     "spider-2": lambda: spider_after_four_deals(2),

@@ -7,9 +7,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from helpers import body, moves_made, new_page, open_game, wait_moves
 from liveserver import LiveServer
 from playwright.sync_api import Browser, Route, expect
+
+# slow: run by `python -m pytest -m slow` (.ci/run), not the README's pass
+pytestmark = pytest.mark.slow
 
 DEAL = "klondike%237"
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from helpers import body, new_page, open_game, settle, wait_moves
 from liveserver import LiveServer
 from playwright.sync_api import Browser, Page, expect
@@ -17,6 +18,9 @@ from kabale.core.cards import Card, Suit
 from kabale.core.state import State
 
 #: the lit move as the page shows it: the lifted cards' pile and count, the target's pile
+# slow: run by `python -m pytest -m slow` (.ci/run), not the README's pass
+pytestmark = pytest.mark.slow
+
 LIT_JS = """() => {
   const lit = [...document.querySelectorAll('#table .hint')];
   const onto = document.querySelector('#table .hint-target');

@@ -10,6 +10,9 @@ from liveserver import LiveServer
 from playwright.sync_api import Browser, Page
 
 #: After the next answer from the server, the first frame of the card now on top of `pile`.
+# slow: run by `python -m pytest -m slow` (.ci/run), not the README's pass
+pytestmark = pytest.mark.slow
+
 PROBE_JS = """([moves, pile]) => { window.__probe = new Promise((done) => {
   const look = () => {
     if (window.kabale.body().observation.moves_made !== moves) return requestAnimationFrame(look);

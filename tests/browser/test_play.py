@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+import pytest
 from helpers import settle, wait_moves
 from liveserver import LiveServer
 from playwright.sync_api import Page, expect
@@ -140,6 +141,7 @@ def test_play_a_game_with_pointer_and_keyboard(server: LiveServer, page: Page,
     page.screenshot(path=str(shots / "04-reloaded.png"))
 
 
+@pytest.mark.slow
 def test_spider_deal_new_game_dialog_and_stats(server: LiveServer, page: Page,
                                                shots: Path) -> None:
     page.goto(f"{server.url}/?deal=spider%3Asuits%3D2%2342")
@@ -185,6 +187,7 @@ def all_face_up_klondike() -> kabale.Game:
     return kabale.Game.from_position("klondike", state)
 
 
+@pytest.mark.slow
 def test_auto_finish_can_be_stopped_and_wins(server: LiveServer, page: Page,
                                              shots: Path) -> None:
     store = GameStore(server.db)

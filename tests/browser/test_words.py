@@ -11,6 +11,9 @@ from helpers import new_page, open_game
 from liveserver import LiveServer
 from playwright.sync_api import Browser, Page, expect
 
+# slow: run by `python -m pytest -m slow` (.ci/run), not the README's pass
+pytestmark = pytest.mark.slow
+
 DEAL = "klondike%237"
 
 #: Every text a player can read on the page: visible text, names, titles and placeholders.

@@ -11,6 +11,7 @@ import json
 import os
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -119,6 +120,7 @@ def _check(text: str | bytes) -> None:
     assert Game.from_json(again).to_json() == again
 
 
+@pytest.mark.slow
 @FUZZ
 @given(edited_saves())
 def test_edited_saves_load_or_raise_invalid_save_error(text: str) -> None:

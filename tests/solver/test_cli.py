@@ -163,23 +163,29 @@ def test_malformed_deal_files_exit_2_with_one_line(tmp_path: Path) -> None:
         assert "Traceback" not in result.stderr and str(path) in result.stderr, content
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_a_klondike_solve_long_before_its_time_limit() -> None:
     """Ctrl-C (SIGINT) ends ``kabale solve`` on a hard Klondike deal at once, as it does a
-    Spider solve: the search looks for signals where it looks at the clock. Draw-3 deal 23
-    takes 40M positions to prove lost, far beyond the time it is given here."""
+    Spider solve: the search looks for signals where it looks at the clock. Draw-3 deal 109
+    takes 147M positions (35 s on two busy cores) to prove lost, and the limit is far beyond
+    that: a solve that ignored Ctrl-C would print that verdict, one that stopped cannot."""
     import signal
     import time
 
-    proc = subprocess.Popen([sys.executable, "-m", "kabale", "solve", "klondike:draw=3,open=true",
-                             "--seed", "23", "--max-seconds", "120"],
+    proc = subprocess.Popen([sys.executable, "-m", "kabale", "solve", "klondike:draw=3",
+                             "--seed", "109", "--max-seconds", "600"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(2.0)  # imported and searching
-    assert proc.poll() is None
+    assert proc.poll() is None, proc.communicate()
     proc.send_signal(signal.SIGINT)
     try:
-        proc.communicate(timeout=30)
+        out, err = proc.communicate(timeout=120)
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.communicate()
-        raise AssertionError("kabale solve did not stop within 30 s of Ctrl-C") from None
-    assert proc.returncode == 0
+        raise AssertionError("kabale solve did not stop within 120 s of Ctrl-C") from None
+    assert "unsolvable" not in out, "the search ran on after Ctrl-C, to its verdict"
+    assert "Traceback" not in err, err
+    # 0 before, 130 (killed by SIGINT, as shells report it) once kabale solve says that it
+    # was stopped (issue 46, helper h46b): either is a stop, a finished search is not
+    assert proc.returncode in (0, 130), (proc.returncode, err)

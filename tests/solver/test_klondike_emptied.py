@@ -14,6 +14,9 @@ from kabale import Game, State, Variant, parse_variant
 from kabale.core.deal import fresh_deck
 from kabale.solver import solve
 
+# slow: run by `python -m pytest -m slow` (.ci/run), not the README's pass
+pytestmark = pytest.mark.slow
+
 CASES = 300  # decided positions per variant (fewer with empty=any, whose brute force is slow)
 
 

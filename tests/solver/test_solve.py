@@ -24,6 +24,7 @@ def replays_to_win(game: Game, moves: list[str]) -> bool:
     return copy.outcome == "won"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", sorted(SAMPLES))
 def test_real_deals_solved_lines_replay(variant: str) -> None:
     solved = 0

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from test_verdicts import brute_force
 
 from kabale import Game, State, parse_variant
@@ -41,6 +42,7 @@ def dead(game: Game) -> bool:
     return bool(SpiderKernel(*spider.kernel_args(game), 16).dead())
 
 
+@pytest.mark.slow
 def test_dead_positions_are_lost() -> None:
     """Over positions small enough for the brute force, every one called dead is lost, the
     solver (which prunes them) agrees with the brute force, and the rule has something to

@@ -31,6 +31,7 @@ def wins_by(game: Game, ops: list[tuple[int, int, int, int]]) -> bool:
     return wins(game, spider.notation(ops))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", VARIANTS)
 def test_beam_answers_match_brute_force(name: str) -> None:
     variant = parse_variant(name)

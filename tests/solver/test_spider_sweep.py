@@ -22,6 +22,7 @@ def kernel(game: Game, table_mb: int = 64) -> SpiderKernel:
     return SpiderKernel(*spider.kernel_args(game), table_mb)
 
 
+@pytest.mark.slow
 def test_the_sweep_wins_where_the_depth_first_search_deals_too_late() -> None:
     """Spiderette deal 74 (unknown at 10 s before the sweep): its win makes only a few moves
     before each deal. The sweep finds a line of whole runs that core plays to a win, within

@@ -20,6 +20,9 @@ from kabale.core.cards import Card, Suit
 from kabale.core.deal import fresh_deck
 from kabale.solver import solve
 
+# slow: run by `python -m pytest -m slow` (.ci/run), not the README's pass
+pytestmark = pytest.mark.slow
+
 CASES = 6  # positions checked per variant
 
 

@@ -35,7 +35,16 @@ class Hint:
 
 
 def hint(game: Game, effort: str | Effort = "normal", seed: int | None = None) -> Hint:
-    """The best move from what the player of ``game`` has seen (DESIGN.md §2b)."""
+    """The best move for the player of ``game``, worked out only from the cards that player
+    has seen (the unseen ones are re-dealt at random into worlds, which are solved), as a
+    :class:`Hint`: the move, the chance to win after it, every first move ranked, and the
+    reason in words. A game that is over gives ``move`` None.
+
+    ``effort``: ``"quick"``, ``"normal"`` or ``"strong"`` (or an ``Effort``), budgets in
+    positions, never seconds; the same game, effort and ``seed`` give the same hint on any
+    machine. An unknown effort raises KabaleError; without the compiled solver, importing
+    this raises ModuleNotFoundError saying what to install. How it chooses: docs/advisor.md;
+    the contract: docs/api.md ("The advisor: playing without peeking")."""
     level = effort_for(game.variant, effort)
     if game.outcome != "playing":
         return Hint(None, 1.0 if game.outcome == "won" else 0.0, [], "the game is over",

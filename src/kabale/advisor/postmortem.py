@@ -47,7 +47,7 @@ def prefix(game: Game, moves: int) -> Game:
 def postmortem(game: Game, effort: str | Effort = "normal", seed: int | None = 0,
                drops: bool = True) -> PostMortem:
     """Where the game was lost, with every card known, and where the player's chance fell
-    most (DESIGN.md §2b). Budgets in positions (the effort's exact budget per position);
+    most (docs/advisor.md). Budgets in positions (the effort's exact budget per position);
     ``drops`` False leaves out biggest_drop (a win chance at every move)."""
     level = effort_for(game.variant, effort)
     verdicts: dict[int, str] = {}

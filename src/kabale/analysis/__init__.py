@@ -1,4 +1,4 @@
-"""Batch runs over many deals (DESIGN.md §4, ``kabale analyze`` and ``kabale report``):
+"""Batch runs over many deals (docs/winrates.md, ``kabale analyze`` and ``kabale report``):
 a player (the solver with full information, the bot, random moves) on every deal of a range,
 on this machine or a Dask or Ray cluster, one row per deal in SQLite, win rates with 95%
 intervals, markdown tables and plots."""

@@ -1,4 +1,5 @@
-"""``kabale analyze`` and ``kabale report``: the analysis from the shell (DESIGN.md §4).
+"""``kabale analyze`` and ``kabale report``: the analysis from the shell (docs/api.md, "The
+command line"; the measured tables: docs/winrates.md).
 
     kabale analyze VARIANT --seeds A-B --player solver|bot|random [--effort E | --nodes N]
                    [--jobs N] [--engine local|dask|ray] [--scheduler ADDRESS] [--db FILE]

@@ -69,7 +69,7 @@ class DaskEngine:
             from dask.distributed import Client, LocalCluster
         except ImportError:
             raise KabaleError("the dask engine needs dask.distributed: pip install "
-                              "'kabale[cluster]'") from None
+                              "'dask[distributed]' (in kabale's venv)") from None
         self._cluster: Any = None
         if scheduler is None:
             self._cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
@@ -111,7 +111,8 @@ class RayEngine:
         try:
             import ray
         except ImportError:
-            raise KabaleError("the ray engine needs ray: pip install ray") from None
+            raise KabaleError("the ray engine needs ray: pip install ray (in kabale's "
+                              "venv)") from None
         self._ray = ray
         self._started = not ray.is_initialized()
         if self._started:

@@ -220,7 +220,7 @@ def write_report(store: ResultStore, out: str | os.PathLike[str]) -> Path:
     else:
         if importlib.util.find_spec("matplotlib") is None:
             raise KabaleError("kabale report draws its plots with matplotlib: pip install "
-                              "'kabale[report]'")
+                              "matplotlib (in kabale's venv)")
         plot_rates(summaries, folder / "winrates.png")
         plot_effort(summaries, rows, folder / "effort.png")
         lines += ["## Every measurement", "", *rates_table(summaries), "",

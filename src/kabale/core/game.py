@@ -6,7 +6,7 @@ score and pass count included. Every move a person or a file asks for goes throu
 :meth:`Game.play`, which refuses anything the rules do not list as legal and leaves the game
 exactly as it was.
 
-Deal secrecy (DESIGN.md §3b): a deal id and the public dealer give every hidden card, so
+Deal secrecy (docs/api.md): a deal id and the public dealer give every hidden card, so
 :meth:`Game.observe` and ``str(game)`` show the deal id only once the player knows it: they
 chose the deal (a seed, a deal id, a deck or a position), the game was won, or it was revealed
 with :meth:`Game.reveal` (asked for, or the game given up for good). A lost position does not
@@ -69,7 +69,12 @@ def deck_text(deck: Sequence[Card]) -> str:
 
 
 class Game:
-    """One game of a variant: the deal, the moves played, undo/redo, score and outcome."""
+    """One game of a variant: the deal, the moves played, undo/redo, score and outcome.
+
+    ``Game.new(variant, seed)`` deals one; ``play``, ``undo``, ``redo`` and ``legal_moves``
+    speak kabale's move notation; ``observe()`` is what the player sees; ``to_json`` and
+    ``from_json`` save and load the whole history. Every method: docs/api.md ("Game"); every
+    rule: docs/rules.md."""
 
     def __init__(self, variant: Variant, start: State, deal_id: str,
                  seed: int | None = None, deal_known: bool = True) -> None:
@@ -255,7 +260,7 @@ class Game:
 
     @property
     def score(self) -> int:
-        """The score in the current position (see RULES.md for each variant's scoring)."""
+        """The score in the current position (docs/rules.md, "Scoring")."""
         return self.state.score
 
     @property
@@ -282,7 +287,7 @@ class Game:
 
     @property
     def outcome(self) -> str:
-        """"won", "lost" (no way to go on, as far as the player can know: RULES.md §3) or
+        """"won", "lost" (no way to go on, as far as the player can know: docs/rules.md) or
         "playing"."""
         state = self.state
         if self.rules.is_won(state):
@@ -315,8 +320,8 @@ class Game:
         return self.deal_id
 
     def observe(self) -> dict[str, Any]:
-        """What the player sees (DESIGN.md §3b); hidden cards appear as "??", and the deal id
-        is None while it is secret (module docstring)."""
+        """What the player sees (docs/api.md, "The observation"); hidden cards appear as
+        "??", and the deal id is None while it is secret (module docstring)."""
         self._refresh_legal()
         return observation(self.variant, self.deal_id if self._deal_known else None,
                            self.deal_hash, self.state, self._legal, self.outcome,

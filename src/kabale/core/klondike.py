@@ -1,4 +1,5 @@
-"""Every Klondike-family rule (RULES.md §3): Klondike, Easy, Thoughtful, Double, Vegas.
+"""Every Klondike-family rule: Klondike, Easy, Thoughtful, Double, Vegas (docs/rules.md,
+"Klondike and its variants").
 
 The options of the variant are read once into a :class:`KlondikeRules` object; the functions
 take and return immutable :class:`State` values and never check legality themselves except in
@@ -429,9 +430,10 @@ class KlondikeRules:
 
     # ------------------------------------------------------------------ outcome
     def is_lost(self, state: State, legal: list[Move]) -> bool:
-        """Lost as far as the player can know (RULES.md §3). No legal move at all; or, with
-        unlimited passes, only ``d`` is possible, a whole cycle through stock and waste never
-        offers another move, and no stock card the player has not seen could change that."""
+        """Lost as far as the player can know (docs/rules.md, "Winning and losing"). No
+        legal move at all; or, with unlimited passes, only ``d`` is possible, a whole cycle
+        through stock and waste never offers another move, and no stock card the player has
+        not seen could change that."""
         if not legal:
             return not self.is_won(state)
         if self.passes != 0 or len(legal) != 1 or legal[0].source != STOCK:

@@ -1,4 +1,4 @@
-"""What a player sees: the observation dict of DESIGN.md §3b and the text table of ``str(game)``.
+"""What a player sees: the observation dict of docs/api.md and the text table of ``str(game)``.
 
 Nothing here may reveal a face-down or stock card, except with Klondike's ``open=true``
 (Thoughtful), where every card is shown but ``down`` still counts the unmovable cards. A secret
@@ -29,8 +29,9 @@ def short_deal_id(deal_id: str) -> str:
 def observation(variant: Variant, deal_id: str | None, deal_hash: str, state: State,
                 legal: list[Move], outcome: str, passes_left: int | None,
                 moves_made: int) -> dict[str, Any]:
-    """The JSON-safe observation of ``state`` (schema: DESIGN.md §3b); ``deal_id`` is None
-    while the deal is secret, ``deal_hash`` the sha256 of the true deal id."""
+    """The JSON-safe observation of ``state`` (schema: docs/api.md, "The observation");
+    ``deal_id`` is None while the deal is secret, ``deal_hash`` the sha256 of the true deal
+    id."""
     open_table = variant.family == "klondike" and bool(variant["open"])
     columns = []
     for pile, down in zip(state.columns, state.down, strict=True):

@@ -152,7 +152,8 @@ class Save:
     """The contents of a save, its shape checked but not yet replayed.
 
     ``start`` is the starting position of a hand-made game (deal id ``VARIANT#position``),
-    else None; ``deal_known`` says whether the player may see the deal id (DESIGN.md §3b).
+    else None; ``deal_known`` says whether the player may see the deal id (docs/api.md, "Deal
+    secrecy").
     """
 
     variant: str

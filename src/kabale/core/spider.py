@@ -1,4 +1,5 @@
-"""Every Spider-family rule (RULES.md §1, §2): Spider and Spiderette, 1, 2 or 4 suits.
+"""Every Spider-family rule: Spider and Spiderette, 1, 2 or 4 suits (docs/rules.md, "Spider"
+and "Spiderette").
 
 Spider deals 10 columns round-robin (columns 1-4 get 6 cards, 5-10 get 5) and a 50-card stock
 dealt 10 at a time; Spiderette deals Klondike's 1..7 layout and a 24-card stock dealt 7, 7, 7

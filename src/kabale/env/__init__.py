@@ -1,12 +1,13 @@
-"""Gymnasium environments for every variant (DESIGN.md §2c; docs/env.md).
+"""Gymnasium environments for every variant (docs/env.md).
 
 Importing this package registers ``kabale/Klondike-v0``, ``kabale/Spider-v0`` and
-``kabale/Spiderette-v0``; every option of the variant is a keyword of ``gymnasium.make``::
+``kabale/Spiderette-v0``; gymnasium imports it itself when the id names it first. Every
+option of the variant is a keyword of ``gymnasium.make``::
 
-    import gymnasium, kabale.env
-    env = gymnasium.make("kabale/Klondike-v0", draw=3)
+    import gymnasium
+    env = gymnasium.make("kabale.env:kabale/Klondike-v0", draw=3)
 
-Needs the ``env`` extra (``pip install 'kabale[env]'``): gymnasium and numpy.
+Needs gymnasium and numpy (the ``env`` extra: ``pip install '.[env]'`` in a clone).
 """
 
 from typing import TYPE_CHECKING, Any

@@ -3,7 +3,7 @@
 - :class:`RandomAgent`: a uniformly random legal action.
 - :class:`GreedyAgent`: the best legal action by a fixed one-move rule (below), random ties.
 - :class:`BotAgent`: the advisor's bot (``kabale.advisor.Bot``), fed the env's game; the bot
-  itself works only from what the player has seen (DESIGN.md §2b).
+  itself works only from what the player has seen (docs/advisor.md).
 
 Random and greedy read only the observation and ``info``; none of them sees a hidden card.
 """

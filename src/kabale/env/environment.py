@@ -1,4 +1,4 @@
-"""KabaleEnv: one game of any variant as a Gymnasium environment (DESIGN.md §2c, docs/env.md).
+"""KabaleEnv: one game of any variant as a Gymnasium environment (docs/env.md).
 
 The env keeps the true game (a core ``Game``, hidden cards included) and shows the learner only
 the player's view (view.py). It steps with the rules' unchecked ``apply``, which is sound

@@ -1,6 +1,6 @@
-"""The routes that help the player (DESIGN.md §3c): chosen deals (winnable, graded, daily),
-hints, the win chance, the bot's moves for the demo, and the look back at a finished game
-(post-mortem, its positions face up, replaying it from a move).
+"""The routes that help the player (docs/api.md, "Advice over HTTP"): chosen deals (winnable,
+graded, daily), hints, the win chance, the bot's moves for the demo, and the look back at a
+finished game (post-mortem, its positions face up, replaying it from a move).
 
 The advisor thinks in its pool (server.advice), never on the event loop; a full pool
 answers 503. While a game is in play nothing here sends a card the player has not seen:
@@ -126,7 +126,8 @@ def _chosen_request(data: dict[str, Any]) -> tuple[Variant, bool, str | None, ob
 
 
 async def create_chosen(request: Request, data: dict[str, Any]) -> Response:
-    """``POST /api/games`` with ``winnable``, ``grade`` or ``daily`` (DESIGN.md §3c)."""
+    """``POST /api/games`` with ``winnable``, ``grade`` or ``daily`` (docs/api.md, "Advice
+    over HTTP")."""
     variant, winnable, grade, daily = _chosen_request(data)
     advisor = _advisor(request)
     try:

@@ -1,4 +1,4 @@
-"""The Starlette application: the JSON API of DESIGN.md 3c, a few page helpers, the page.
+"""The Starlette application: the JSON API of docs/api.md, a few page helpers, the page.
 
 Every error answers ``{"error": "<reason>"}`` with a 4xx status and changes nothing:
 bad JSON or an unknown variant 400, a request from elsewhere 403 and a POST that is not JSON

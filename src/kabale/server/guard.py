@@ -1,4 +1,5 @@
-"""The request rules of DESIGN.md §3c and the security headers, as one ASGI middleware.
+"""The request rules of docs/api.md ("Errors and request rules") and the security headers,
+as one ASGI middleware.
 
 The server listens on a loopback address only, but a web page elsewhere runs in the same
 browser, and that is what these rules keep out:

@@ -1,5 +1,5 @@
-// The JSON API (DESIGN.md 3c). Every call resolves to the parsed body or throws ApiError
-// carrying the server's one-line reason.
+// The JSON API (docs/api.md, "The HTTP API"). Every call resolves to the parsed body or
+// throws ApiError carrying the server's one-line reason.
 
 export class ApiError extends Error {
   constructor(status, message, code = null) {
@@ -11,7 +11,8 @@ export class ApiError extends Error {
 
 async function call(method, path, body) {
   const init = { method, headers: {} };
-  if (method === "POST") {  // the server takes only JSON posts (DESIGN.md 3c)
+  // the server takes only JSON posts (docs/api.md, "Errors and request rules")
+  if (method === "POST") {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body === undefined ? {} : body);
   }

@@ -1,4 +1,5 @@
-// Dansk. Samme nøgler som en.js; navnene er dem, danske spillere bruger (RULES.md §4).
+// Dansk. Samme nøgler som en.js; navnene er dem, danske spillere bruger (docs/rules.md,
+// "Names players use").
 
 import rules from "./rules-da.js";
 

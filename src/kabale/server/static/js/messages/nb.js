@@ -1,4 +1,5 @@
-// Norsk bokmål. Samme nøkler som en.js; navnene er dem norske spillere bruker (RULES.md §4).
+// Norsk bokmål. Samme nøkler som en.js; navnene er dem norske spillere bruker
+// (docs/rules.md, "Names players use").
 
 import rules from "./rules-nb.js";
 

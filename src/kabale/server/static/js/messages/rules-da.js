@@ -1,4 +1,4 @@
-// Reglerne på dansk, skrevet efter regelbogen (RULES.md). Hver side er en liste af afsnit:
+// Reglerne på dansk, skrevet efter regelbogen (docs/rules.md). Hver side er en liste af afsnit:
 // "## " indleder en overskrift, "- " et punkt; alt andet er et afsnit.
 
 export default {

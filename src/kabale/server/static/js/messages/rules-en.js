@@ -1,4 +1,4 @@
-// The rules pages in English, written from the rule book (RULES.md). Each is a list of
+// The rules pages in English, written from the rule book (docs/rules.md). Each is a list of
 // blocks: "## " starts a heading, "- " a list item, anything else is a paragraph.
 
 export default {

@@ -1,4 +1,4 @@
-// Reglene på norsk bokmål, skrevet etter regelboken (RULES.md). Hver side er en liste av
+// Reglene på norsk bokmål, skrevet etter regelboken (docs/rules.md). Hver side er en liste av
 // avsnitt: "## " innleder en overskrift, "- " et punkt; alt annet er et avsnitt.
 
 export default {
