@@ -52,7 +52,7 @@ def observation(variant: Variant, deal_id: str | None, deal_hash: str, state: St
         "passes_left": passes_left,
         "legal": [str(move) for move in legal],
         # ``outcome`` is worked out on the true state. Its value depends only on what the
-        # player can know (RULES.md §3, KlondikeRules.is_lost), but not its time: with
+        # player can know (docs/rules.md, "Winning and losing"; KlondikeRules.is_lost), but not its time: with
         # unlimited passes, when "d" is the only legal move, the test draws through the true
         # stock and stops at the first draw that offers a move, so it takes longer the deeper
         # the first playable stock card lies (issue 43 measured 18 us against 255 us).
