@@ -51,15 +51,15 @@ def observation(variant: Variant, deal_id: str | None, deal_hash: str, state: St
         "foundations": [[str(card) for card in pile] for pile in state.foundations],
         "passes_left": passes_left,
         "legal": [str(move) for move in legal],
-        # ``outcome`` is worked out on the true state. Its value depends only on what the
-        # player can know (docs/rules.md, "Winning and losing"; KlondikeRules.is_lost), but not its time: with
-        # unlimited passes, when "d" is the only legal move, the test draws through the true
-        # stock and stops at the first draw that offers a move, so it takes longer the deeper
-        # the first playable stock card lies (issue 43 measured 18 us against 255 us).
-        # Accepted, because in exactly that position the player may press "d" through the
-        # whole stock and undo back, at no cost to score or moves and not counted as help,
-        # and so see every stock card in order: more than the timing could tell
-        # (tests/server/test_hidden_routes.py, test_what_outcome_s_timing_hints_...).
+        # ``outcome`` is worked out on the true state. Its value depends only on what the player can
+        # know (docs/rules.md, "Winning and losing"; KlondikeRules.is_lost), but not its time: with
+        # unlimited passes, when "d" is the only legal move, the test draws through the true stock
+        # and stops at the first draw that offers a move, so it takes longer the deeper the first
+        # playable stock card lies (issue 43 measured 18 us against 255 us). Accepted, because in
+        # exactly that position the player may press "d" through the whole stock and undo back, at
+        # no cost to score or moves and not counted as help, and so see every stock card in order:
+        # more than the timing could tell (tests/server/test_hidden_routes.py,
+        # test_what_outcome_s_timing_hints_...).
         "outcome": outcome,
         "score": state.score,
         "moves_made": moves_made,
