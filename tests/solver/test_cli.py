@@ -183,3 +183,14 @@ def test_ctrl_c_stops_a_klondike_solve_long_before_its_time_limit() -> None:
         proc.communicate()
         raise AssertionError("kabale solve did not stop within 30 s of Ctrl-C") from None
     assert proc.returncode == 0
+
+
+def test_solve_says_it_read_the_cards_a_player_cannot_see() -> None:
+    hidden = kabale("solve", "klondike", "--seed", "3", "--max-nodes", "2000")
+    assert hidden.returncode == 0, hidden.stderr
+    # 21 face-down cards and the 24 of the stock: full information, no player's view
+    assert hidden.stdout.splitlines()[1].endswith(
+        ", reading the 45 face-down and stock cards a player cannot see")
+    shown = kabale("solve", "thoughtful", "--seed", "3", "--max-nodes", "2000")
+    assert "reading" not in shown.stdout
+    assert shown.stdout.splitlines()[0] == "klondike:open=true#3"
