@@ -2,15 +2,19 @@
 
 Exit codes: 0 ok, 2 bad usage or input (one line on stderr, never a traceback), 1 a command
 that needs the compiled kernels where kabale was built without them (one line saying what to
-install).
+install), 130 stopped by Ctrl-C (SIGINT), 143 stopped by SIGTERM: a stopped command says on
+stderr what it saved and where.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import signal
 import sys
 from collections.abc import Sequence
+from types import FrameType
 from typing import NoReturn, TextIO
 
 from . import __version__
@@ -85,11 +89,30 @@ def build_parser(command: str | None = None) -> Parser:
     return parser
 
 
+#: what a command stopped before its end has saved (the analysis and the server print
+#: their own line, as only they know what reached the disk)
+SAVED = {"solve": "nothing is saved (a verdict is printed only when the search ends)",
+         "deal": "nothing is saved", "variants": "nothing is saved",
+         "hint": "nothing is saved", "autoplay": "the deals printed above are all it played"}
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread as Ctrl-C raises KeyboardInterrupt: the same
+    clean-up runs (pool workers stopped, the database closed), then exit status 143."""
+
+
+def _on_sigterm(signum: int, frame: FrameType | None) -> None:
+    raise Terminated()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    command = arguments[0] if arguments else None
+    if argv is None:  # the kabale command itself, not a caller's test: SIGTERM stops cleanly
+        signal.signal(signal.SIGTERM, _on_sigterm)
     try:
-        arguments = list(sys.argv[1:] if argv is None else argv)
-        args = build_parser(arguments[0] if arguments else None).parse_args(arguments)
+        args = build_parser(command).parse_args(arguments)
         return run(args)
     except UsageError as error:
         print(error, file=sys.stderr)
@@ -102,8 +125,21 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(error.msg, file=sys.stderr)  # it names kabale and what to install
         return 1
-    except (BrokenPipeError, KeyboardInterrupt):
+    except BrokenPipeError:
         return 0
+    except KeyboardInterrupt as stop:
+        return stopped(command, isinstance(stop, Terminated))
+
+
+def stopped(command: str | None, terminated: bool) -> int:
+    """Say on stderr that ``command`` was stopped and what it saved; the exit status 143
+    after SIGTERM, 130 after Ctrl-C (128 + the signal's number, as a shell reports it)."""
+    how = "SIGTERM" if terminated else "Ctrl-C"
+    saved = SAVED.get(command or "", "")
+    with contextlib.suppress(OSError, ValueError):  # stderr closed: the status still says it
+        print(f"kabale {command or ''}: stopped by {how}" + (f"; {saved}" if saved else ""),
+              file=sys.stderr, flush=True)
+    return 128 + (signal.SIGTERM if terminated else signal.SIGINT)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -111,7 +111,10 @@ def _serve(app: Starlette, sock: socket.socket, url: str, db_path: Path,
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:
-        pass
+        # uvicorn shuts down on Ctrl+C or SIGTERM, then raises the signal again: the command
+        # says it stopped and exits 130 or 143 (kabale.cli), not 0 in silence
+        print(f"kabale play: the games are saved in {db_path}", file=sys.stderr, flush=True)
+        raise
     finally:
         sock.close()
         if app.state.advisor is not None:
