@@ -49,17 +49,24 @@ def build_parser(command: str | None = None) -> Parser:
     sub.add_parser("variants", help="list variant ids, options and aliases")
 
     deal = sub.add_parser("deal", help="print a deal (every card; face-down ones in lower case)")
-    deal.add_argument("variant")
-    deal.add_argument("--seed", type=int)
+    deal.add_argument("variant", help="variant id, e.g. klondike:draw=3 (see 'kabale variants')")
+    deal.add_argument("--seed", type=int,
+                      help="deal number (default: a random one, printed with the deal)")
     form = deal.add_mutually_exclusive_group()
     form.add_argument("--json", action="store_true", help="the whole deal as JSON")
-    form.add_argument("--format", choices=["text", "json", "solvitaire"], default="text")
+    form.add_argument("--format", choices=["text", "json", "solvitaire"], default="text",
+                      help="a table (text, the default), JSON, or Solvitaire's deal JSON")
 
     play = sub.add_parser("play", help="play in the browser (or --text in the terminal)")
-    play.add_argument("variant", nargs="?")
-    play.add_argument("--seed", type=int)
-    play.add_argument("--port", type=int, help="port on 127.0.0.1 (default: a free one)")
-    play.add_argument("--no-browser", action="store_true")
+    play.add_argument("variant", nargs="?",
+                      help="variant id to start with (default: the page's choice)")
+    play.add_argument("--seed", type=int,
+                      help="deal number to start with (with VARIANT, or Klondike)")
+    play.add_argument("--port", type=int,
+                      help="port on 127.0.0.1 (default: 8765, or a free one if it is taken; "
+                           "0: a free one)")
+    play.add_argument("--no-browser", action="store_true",
+                      help="print the address but do not open a browser")
     play.add_argument("--db", help="SQLite file for games and statistics (or KABALE_DB)")
     play.add_argument("--effort", choices=["quick", "normal", "strong"], default="quick",
                       help="how hard the page's hints, win chance and bot think (quick: "
@@ -145,7 +152,7 @@ def stopped(command: str | None, terminated: bool) -> int:
 def run(args: argparse.Namespace) -> int:
     """Dispatch a parsed command."""
     if args.command == "variants":
-        print("\n".join(describe_variants()))
+        print("\n".join(variant_lines()))
         return 0
     if args.command == "deal":
         return print_deal(args)
@@ -174,6 +181,20 @@ def run(args: argparse.Namespace) -> int:
     from .storage.solvitaire import from_solvitaire
 
     return solver_cli.main(args, read_deal=from_solvitaire)
+
+
+#: what an option's values mean where the value alone does not say it
+OPTION_NOTES = {"passes": "0: unlimited passes through the stock"}
+
+
+def variant_lines() -> list[str]:
+    """``kabale variants``: core's list, each option line followed by its note if any."""
+    lines = []
+    for line in describe_variants():
+        name = line.strip().partition("=")[0]
+        note = OPTION_NOTES.get(name) if line.startswith("    ") and "=" in line else None
+        lines.append(f"{line}  ({note})" if note else line)
+    return lines
 
 
 def print_deal(args: argparse.Namespace) -> int:

@@ -44,7 +44,10 @@ def configure_analyze(parser: argparse.ArgumentParser) -> None:
     budget.add_argument("--effort", choices=LEVELS, help="bot: effort level (normal)")
     parser.add_argument("--jobs", type=int, default=None,
                         help="workers (default: the CPUs free to this process)")
-    parser.add_argument("--engine", choices=ENGINES, default="local", help="local")
+    parser.add_argument("--engine", choices=ENGINES, default="local",
+                        help="where the deals are played: local (this machine's processes, "
+                             "the default), dask or ray (a cluster; pip install "
+                             "'kabale[cluster]' or ray)")
     parser.add_argument("--scheduler", help="dask or ray: the cluster's address (default: a "
                                             "local cluster of --jobs workers)")
     parser.add_argument("--db", help="results database (default: analysis.db in the user "
