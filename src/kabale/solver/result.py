@@ -19,6 +19,10 @@ class Status(StrEnum):
     UNSOLVABLE = "unsolvable"  # an exhaustive search found no win
     UNKNOWN = "unknown"        # a limit (time, positions, memory) came first
 
+    def __repr__(self) -> str:
+        # the word's repr, as before it was an enum: printed results and logs read the same
+        return repr(self.value)
+
 
 STATUSES = tuple(Status)
 
