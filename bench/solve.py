@@ -5,10 +5,11 @@
     python bench/solve.py klondike:draw=3,open=true --seeds 5,17,161 --max-seconds 30 --verbose
 
 With ``--max-nodes`` (and no time limit) the verdicts repeat exactly from run to run and
-machine to machine, so a change to the search can be compared deal by deal; time limits
-swing by a few deals with the load of the machine. Spiderette's search runs two lanes at
-once, one thread each (kabale.solver.spider.LANES): to give each deal both cores, as its
-time limit assumes, measure it with ``--jobs 1``.
+machine to machine (a node limit runs one lane whatever the cores), so a change to the
+search can be compared deal by deal; time limits swing by a few deals with the load of the
+machine. Under a time limit alone Spiderette's search runs two lanes at once, one thread
+each (kabale.solver.spider.LANES): to give each deal both cores, as its time limit assumes,
+measure it with ``--jobs 1``.
 
 Prints solved / unsolvable / unknown counts, the median, mean and 99th percentile of the
 seconds per deal, and the peak resident memory of the process (of the largest worker with

@@ -2,15 +2,19 @@
 
 Exit codes: 0 ok, 2 bad usage or input (one line on stderr, never a traceback), 1 a command
 that needs the compiled kernels where kabale was built without them (one line saying what to
-install).
+install), 130 stopped by Ctrl-C (SIGINT), 143 stopped by SIGTERM: a stopped command says on
+stderr what it saved and where.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import signal
 import sys
 from collections.abc import Sequence
+from types import FrameType
 from typing import NoReturn, TextIO
 
 from . import __version__
@@ -45,17 +49,24 @@ def build_parser(command: str | None = None) -> Parser:
     sub.add_parser("variants", help="list variant ids, options and aliases")
 
     deal = sub.add_parser("deal", help="print a deal (every card; face-down ones in lower case)")
-    deal.add_argument("variant")
-    deal.add_argument("--seed", type=int)
+    deal.add_argument("variant", help="variant id, e.g. klondike:draw=3 (see 'kabale variants')")
+    deal.add_argument("--seed", type=int,
+                      help="deal number (default: a random one, printed with the deal)")
     form = deal.add_mutually_exclusive_group()
     form.add_argument("--json", action="store_true", help="the whole deal as JSON")
-    form.add_argument("--format", choices=["text", "json", "solvitaire"], default="text")
+    form.add_argument("--format", choices=["text", "json", "solvitaire"], default="text",
+                      help="a table (text, the default), JSON, or Solvitaire's deal JSON")
 
     play = sub.add_parser("play", help="play in the browser (or --text in the terminal)")
-    play.add_argument("variant", nargs="?")
-    play.add_argument("--seed", type=int)
-    play.add_argument("--port", type=int, help="port on 127.0.0.1 (default: a free one)")
-    play.add_argument("--no-browser", action="store_true")
+    play.add_argument("variant", nargs="?",
+                      help="variant id to start with (default: the page's choice)")
+    play.add_argument("--seed", type=int,
+                      help="deal number to start with (with VARIANT, or Klondike)")
+    play.add_argument("--port", type=int,
+                      help="port on 127.0.0.1 (default: 8765, or a free one if it is taken; "
+                           "0: a free one)")
+    play.add_argument("--no-browser", action="store_true",
+                      help="print the address but do not open a browser")
     play.add_argument("--db", help="SQLite file for games and statistics (or KABALE_DB)")
     play.add_argument("--effort", choices=["quick", "normal", "strong"], default="quick",
                       help="how hard the page's hints, win chance and bot think (quick: "
@@ -85,11 +96,30 @@ def build_parser(command: str | None = None) -> Parser:
     return parser
 
 
+#: what a command stopped before its end has saved (the analysis and the server print
+#: their own line, as only they know what reached the disk)
+SAVED = {"solve": "nothing is saved (a verdict is printed only when the search ends)",
+         "deal": "nothing is saved", "variants": "nothing is saved",
+         "hint": "nothing is saved", "autoplay": "the deals printed above are all it played"}
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread as Ctrl-C raises KeyboardInterrupt: the same
+    clean-up runs (pool workers stopped, the database closed), then exit status 143."""
+
+
+def _on_sigterm(signum: int, frame: FrameType | None) -> None:
+    raise Terminated()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    command = arguments[0] if arguments else None
+    if argv is None:  # the kabale command itself, not a caller's test: SIGTERM stops cleanly
+        signal.signal(signal.SIGTERM, _on_sigterm)
     try:
-        arguments = list(sys.argv[1:] if argv is None else argv)
-        args = build_parser(arguments[0] if arguments else None).parse_args(arguments)
+        args = build_parser(command).parse_args(arguments)
         return run(args)
     except UsageError as error:
         print(error, file=sys.stderr)
@@ -102,14 +132,27 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(error.msg, file=sys.stderr)  # it names kabale and what to install
         return 1
-    except (BrokenPipeError, KeyboardInterrupt):
+    except BrokenPipeError:
         return 0
+    except KeyboardInterrupt as stop:
+        return stopped(command, isinstance(stop, Terminated))
+
+
+def stopped(command: str | None, terminated: bool) -> int:
+    """Say on stderr that ``command`` was stopped and what it saved; the exit status 143
+    after SIGTERM, 130 after Ctrl-C (128 + the signal's number, as a shell reports it)."""
+    how = "SIGTERM" if terminated else "Ctrl-C"
+    saved = SAVED.get(command or "", "")
+    with contextlib.suppress(OSError, ValueError):  # stderr closed: the status still says it
+        print(f"kabale {command or ''}: stopped by {how}" + (f"; {saved}" if saved else ""),
+              file=sys.stderr, flush=True)
+    return 128 + (signal.SIGTERM if terminated else signal.SIGINT)
 
 
 def run(args: argparse.Namespace) -> int:
     """Dispatch a parsed command."""
     if args.command == "variants":
-        print("\n".join(describe_variants()))
+        print("\n".join(variant_lines()))
         return 0
     if args.command == "deal":
         return print_deal(args)
@@ -138,6 +181,20 @@ def run(args: argparse.Namespace) -> int:
     from .storage.solvitaire import from_solvitaire
 
     return solver_cli.main(args, read_deal=from_solvitaire)
+
+
+#: what an option's values mean where the value alone does not say it
+OPTION_NOTES = {"passes": "0: unlimited passes through the stock"}
+
+
+def variant_lines() -> list[str]:
+    """``kabale variants``: core's list, each option line followed by its note if any."""
+    lines = []
+    for line in describe_variants():
+        name = line.strip().partition("=")[0]
+        note = OPTION_NOTES.get(name) if line.startswith("    ") and "=" in line else None
+        lines.append(f"{line}  ({note})" if note else line)
+    return lines
 
 
 def print_deal(args: argparse.Namespace) -> int:

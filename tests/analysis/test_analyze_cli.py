@@ -66,8 +66,29 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, args: list[str], words
 def test_a_database_that_cannot_be_made_is_named(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
-    result = kabale("report", "--db", str(blocker / "a.db"))
+    result = kabale("analyze", "klondike", "--seeds", "1", "--player", "random", "--db",
+                    str(blocker / "a.db"))
     assert result.returncode == 2 and "cannot open the analysis database" in result.stderr
+
+
+def test_report_on_a_missing_database_is_an_error_that_creates_nothing(tmp_path: Path) -> None:
+    """It used to create the folder and an empty database, and exit 0 (issue 43 item 10)."""
+    db = tmp_path / "missing" / "a.db"
+    result = kabale("report", "--db", str(db), "--out", str(tmp_path / "out"))
+    assert result.returncode == 2
+    assert result.stderr == (f"kabale: report: no analysis database at {str(db)!r} (run "
+                             "kabale analyze first, or name one with --db FILE)\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_engine_that_fails_to_start_leaves_no_database(tmp_path: Path) -> None:
+    """A failed --engine (here ray, not installed, or a dask scheduler nobody runs) left
+    an empty database file behind (issue 46 item 9)."""
+    db = tmp_path / "new" / "a.db"
+    result = kabale("analyze", "klondike", "--seeds", "1-3", "--player", "random", "--engine",
+                    "ray", "--db", str(db))
+    assert result.returncode == 2 and "ray" in result.stderr
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.slow

@@ -71,3 +71,15 @@ def test_wilson_at_the_edges_of_the_fixture() -> None:
     from kabale.analysis import interval
 
     assert interval(20, 0, 20) == pytest.approx((0.8389, 1.0), abs=5e-5)
+
+
+def test_no_by_option_heading_without_a_table_under_it(tmp_path: Path) -> None:
+    """One variant measured: no two differ in one option, so no empty "By option" heading
+    (issue 46 item 9); the report's other sections are all there."""
+    store = ResultStore(tmp_path / "one.db")
+    store.add([Row("klondike", seed, "solver", "nodes=1000", "solved", 100, 500, 0.01, "0.1.0")
+               for seed in (1, 2, 3)])
+    text = write_report(store, tmp_path / "out").read_text()
+    assert "## By option" not in text
+    assert "## Every measurement" in text and "## Solving effort" in text
+    assert "\n\n\n" not in text

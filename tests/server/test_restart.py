@@ -27,7 +27,7 @@ def test_game_survives_restart_and_kill9(tmp_path: Path) -> None:
             body = play(client, server.url, gid, legal[0] if legal[0] != "d" else legal[-1])
         client.post(f"{server.url}/api/games/{gid}/undo")
         before = client.get(f"{server.url}/api/games/{gid}").json()
-        assert server.stop() == 0
+        assert server.stop() == 130  # Ctrl-C: 128 + SIGINT, after saying where the games are
 
         server = LiveServer(db).start()
         after = client.get(f"{server.url}/api/games/{gid}").json()

@@ -10,14 +10,17 @@ command line"; the measured tables: docs/winrates.md).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
+from pathlib import Path
 from typing import TextIO
 
 from ..advisor.cli import parse_seeds
 from ..advisor.effort import LEVELS
-from ..storage.results import ResultStore
+from ..core import KabaleError
+from ..storage.results import ResultStore, default_results_path
 from .engines import ENGINES
 from .players import PLAYERS, job_for
 
@@ -42,7 +45,10 @@ def configure_analyze(parser: argparse.ArgumentParser) -> None:
     budget.add_argument("--effort", choices=LEVELS, help="bot: effort level (normal)")
     parser.add_argument("--jobs", type=int, default=None,
                         help="workers (default: the CPUs free to this process)")
-    parser.add_argument("--engine", choices=ENGINES, default="local", help="local")
+    parser.add_argument("--engine", choices=ENGINES, default="local",
+                        help="where the deals are played: local (this machine's processes, "
+                             "the default), dask or ray (a cluster; pip install "
+                             "'kabale[cluster]' or ray)")
     parser.add_argument("--scheduler", help="dask or ray: the cluster's address (default: a "
                                             "local cluster of --jobs workers)")
     parser.add_argument("--db", help="results database (default: analysis.db in the user "
@@ -61,15 +67,28 @@ def configure_report(parser: argparse.ArgumentParser) -> None:
 
 def main_analyze(args: argparse.Namespace, stdout: TextIO = sys.stdout,
                  stderr: TextIO = sys.stderr) -> int:
-    """``kabale analyze``: plays the deals the database lacks, prints the summary."""
-    from .run import analyze
+    """``kabale analyze``: plays the deals the database lacks, prints the summary. Stopped
+    (Ctrl-C, SIGTERM) it says on ``stderr`` how many deals it stored and where, then lets
+    the interrupt go on (kabale.cli exits 130 or 143); an engine that fails to start leaves
+    no database it created."""
+    from .run import Interrupted, analyze
 
     job = job_for(args.variant, args.player, args.nodes, args.effort)
     seeds = parse_seeds(args.seeds)
-    store = ResultStore(args.db)
     jobs = args.jobs if args.jobs is not None else default_jobs()
-    outcome = analyze(job, seeds, store, args.engine, jobs, args.scheduler,
-                      progress=stderr if stderr.isatty() else None)
+    created = new_paths(default_results_path(args.db))
+    store = ResultStore(args.db)
+    try:
+        outcome = analyze(job, seeds, store, args.engine, jobs, args.scheduler,
+                          progress=stderr if stderr.isatty() else None)
+    except Interrupted as stop:
+        print(f"kabale analyze: {stop.played} deals played now are saved in {store.path} "
+              f"(the same command goes on with the rest)", file=stderr, flush=True)
+        raise stop.stop from None
+    except KabaleError:
+        if created and not store.rows():  # nothing stored: take back what was made
+            remove_new(created)
+        raise
     if args.json:
         for row in outcome.rows:
             print(json.dumps(row.to_dict()), file=stdout)
@@ -82,10 +101,34 @@ def main_analyze(args: argparse.Namespace, stdout: TextIO = sys.stdout,
     return 0
 
 
+def new_paths(db: Path) -> list[Path]:
+    """What opening a database at ``db`` would create: the file (with SQLite's -wal and -shm
+    beside it) and its missing folders, innermost first; empty if the file exists."""
+    if db.exists():
+        return []
+    folders = [folder for folder in db.parents if not folder.exists()]
+    return [db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm"), *folders]
+
+
+def remove_new(paths: list[Path]) -> None:
+    """Remove what new_paths listed (files, then folders if empty), ignoring what is gone."""
+    for path in paths:
+        with contextlib.suppress(OSError):
+            if path.is_dir():
+                path.rmdir()
+            else:
+                path.unlink(missing_ok=True)
+
+
 def main_report(args: argparse.Namespace, stdout: TextIO = sys.stdout) -> int:
-    """``kabale report``: markdown tables and PNG plots of the whole database."""
+    """``kabale report``: markdown tables and PNG plots of the whole database. A database
+    that does not exist is an error (KabaleError naming it): nothing is created."""
     from .report import write_report
 
-    path = write_report(ResultStore(args.db), args.out)
+    db = default_results_path(args.db)
+    if not db.is_file():
+        raise KabaleError(f"report: no analysis database at {str(db)!r} (run kabale analyze "
+                          "first, or name one with --db FILE)")
+    path = write_report(ResultStore(db), args.out)
     print(path, file=stdout)
     return 0

@@ -11,6 +11,10 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
+import signal
+import threading
+import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, Protocol
@@ -33,15 +37,42 @@ class Engine(Protocol):
 
     def close(self) -> None: ...
 
+    def abort(self) -> None: ...
+
+
+#: how often (seconds) a pool worker looks whether the process that started it is alive
+WATCH_SECONDS = 0.5
+
+
+def _watch_parent(parent: int) -> None:
+    """End this worker the moment its parent is gone (killed with -9, say): a worker whose
+    parent died would otherwise wait for work that never comes."""
+    while os.getppid() == parent:
+        time.sleep(WATCH_SECONDS)
+    os._exit(1)
+
+
+def _start_worker(parent: int) -> None:
+    """A pool worker's initializer: Ctrl-C is the parent's to handle (it stops the workers
+    itself and says what was saved), and the worker dies with its parent."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if os.getppid() != parent:
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True,
+                     name="kabale-watch-parent").start()
+
 
 class LocalEngine:
-    """``jobs`` processes (spawned, each importing kabale afresh), or this process for 1."""
+    """``jobs`` processes (spawned, each importing kabale afresh), or this process for 1.
+    The workers ignore Ctrl-C and end with this process, however it ends."""
 
     def __init__(self, jobs: int) -> None:
         self.workers = jobs
         self._pool: ProcessPoolExecutor | None = None
         if jobs > 1:
-            self._pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=_start_worker,
+                                             initargs=(os.getpid(),))
 
     def run(self, job: Job, chunks: Sequence[Sequence[int]]) -> Iterator[list[Row]]:
         if self._pool is None:
@@ -58,6 +89,20 @@ class LocalEngine:
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
+
+    def abort(self) -> None:
+        """Stop now: the chunks in flight are dropped (their rows were never stored) and the
+        workers are ended, not waited for."""
+        if self._pool is None:
+            return
+        processes = list(getattr(self._pool, "_processes", {}).values())
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            process.join(5)
+            if process.is_alive():
+                process.kill()
 
 
 class DaskEngine:
@@ -98,6 +143,10 @@ class DaskEngine:
         if self._cluster is not None:
             self._cluster.close()
 
+    def abort(self) -> None:
+        """Stop now (Ctrl-C): the run's futures are cancelled as it ends, so close."""
+        self.close()
+
 
 def _play(job: Job, seeds: list[int]) -> list[Row]:
     return job.play(seeds)
@@ -137,6 +186,10 @@ class RayEngine:
     def close(self) -> None:
         if self._started:
             self._ray.shutdown()
+
+    def abort(self) -> None:
+        """Stop now (Ctrl-C): the run's tasks are cancelled as it ends, so close."""
+        self.close()
 
 
 def engine_for(name: str, jobs: int, scheduler: str | None = None) -> Engine:

@@ -223,10 +223,14 @@ def write_report(store: ResultStore, out: str | os.PathLike[str]) -> Path:
                               "matplotlib (in kabale's venv)")
         plot_rates(summaries, folder / "winrates.png")
         plot_effort(summaries, rows, folder / "effort.png")
+        # a heading only over tables: with no two variants differing in one option alone
+        # there is nothing to show "By option"
+        by_option = option_tables(summaries)
         lines += ["## Every measurement", "", *rates_table(summaries), "",
                   "## Full information beside the bot", "", *side_by_side(summaries), "",
-                  "![win rates](winrates.png)", "", "## By option", *option_tables(summaries),
-                  "", "## Solving effort", "", *effort_table(summaries, rows), "",
+                  "![win rates](winrates.png)", "",
+                  *(["## By option", *by_option, ""] if by_option else []),
+                  "## Solving effort", "", *effort_table(summaries, rows), "",
                   "![effort](effort.png)"]
     path = folder / "report.md"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -23,6 +23,16 @@ CHUNK = {"solver": 100, "random": 100, "bot": 4}
 SPREAD = 4
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C or SIGTERM (kabale.cli raises it as KeyboardInterrupt) during a run: ``played``
+    deals of it were stored before it stopped; ``signal`` is the KeyboardInterrupt caught."""
+
+    def __init__(self, played: int, stop: KeyboardInterrupt) -> None:
+        super().__init__(played)
+        self.played = played
+        self.stop = stop
+
+
 @dataclass(frozen=True)
 class Outcome:
     """A run's result: every row of the job's deals (those already in the database too), in
@@ -49,7 +59,9 @@ def analyze(job: Job, seeds: Sequence[int], store: ResultStore, engine: str | En
     """Play every deal of ``seeds`` the store lacks for ``job`` on ``engine`` and return
     all of them with their summary; ``progress`` takes the bar (None: no bar). ``engine``
     is an engine's name (started with ``jobs`` and ``scheduler``, closed at the end) or an
-    open Engine, which stays open for the next run."""
+    open Engine, which stays open for the next run. Ctrl-C (or SIGTERM, which kabale.cli
+    turns into one) raises Interrupted with the deals stored so far, after an engine it
+    started is stopped at once."""
     check_seeds(seeds)
     wanted = list(dict.fromkeys(seeds))
     done = {row.seed for row in store.rows(job.variant, job.player, job.budget, wanted)}
@@ -68,10 +80,19 @@ def analyze(job: Job, seeds: Sequence[int], store: ResultStore, engine: str | En
                 wins += sum(row.outcome == "win" for row in rows)
                 bar.set_postfix(won=f"{wins / played:.1%}", refresh=False)
                 bar.update(len(rows))
-        finally:
+        except KeyboardInterrupt as stop:
+            bar.close()
+            if isinstance(engine, str):
+                runner.abort()  # not close: it would wait for every chunk in flight
+            raise Interrupted(played, stop) from None
+        except BaseException:
             bar.close()
             if isinstance(engine, str):
                 runner.close()
+            raise
+        bar.close()
+        if isinstance(engine, str):
+            runner.close()
     rows = store.rows(job.variant, job.player, job.budget, wanted)
     order = {seed: i for i, seed in enumerate(wanted)}
     rows.sort(key=lambda row: order[row.seed])

@@ -209,6 +209,17 @@ class Game:
         return self._restored(self.variant, self.deal_id, self.seed, self._deal_known,
                               self._states[:moves + 1], self._moves[:moves], [])
 
+    def __eq__(self, other: object) -> bool:
+        """Games are equal when they have the same variant, deal (id and first position) and
+        moves played; the redo stack, the seed's secrecy and the cached legal moves do not
+        count. A game changes as it is played, so it is not hashable."""
+        if not isinstance(other, Game):
+            return NotImplemented
+        return (self.variant == other.variant and self.deal_id == other.deal_id
+                and self._states[0] == other._states[0] and self._moves == other._moves)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: equal games may differ later
+
     def __copy__(self) -> Game:
         return self.copy()
 

@@ -21,6 +21,9 @@ if TYPE_CHECKING:
     from starlette.applications import Starlette
 
 HOST = "127.0.0.1"
+#: the port a plain ``kabale play`` asks for, so the address stays the same between runs
+#: (a bookmark works); when another program has it, a free port is used and said
+DEFAULT_PORT = 8765
 
 
 def check_port(port: int | None) -> None:
@@ -31,21 +34,22 @@ def check_port(port: int | None) -> None:
 
 
 def bind(port: int | None) -> socket.socket:
-    """A listening socket on 127.0.0.1:port, or on a free port if that one is taken or None
-    (or 0). A port outside 0..65535 raises KabaleError."""
+    """A listening socket on 127.0.0.1:port (None: DEFAULT_PORT), or on a free port if that
+    one is taken (said on stderr) or 0. A port outside 0..65535 raises KabaleError."""
     check_port(port)
     # proto=IPPROTO_TCP matters: asyncio sets TCP_NODELAY on accepted sockets only then, and
     # without it every answer waits ~40 ms for a delayed ACK (Nagle).
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     if sys.platform != "win32":
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    wanted = DEFAULT_PORT if port is None else port
     try:
-        sock.bind((HOST, port or 0))
+        sock.bind((HOST, wanted))
     except OSError as exc:
-        if port is None or exc.errno not in (errno.EADDRINUSE, errno.EACCES):
+        if not wanted or exc.errno not in (errno.EADDRINUSE, errno.EACCES):
             sock.close()
-            raise KabaleError(f"cannot listen on {HOST}:{port}: {exc.strerror}") from None
-        print(f"port {port} is taken; using a free one", file=sys.stderr)
+            raise KabaleError(f"cannot listen on {HOST}:{wanted}: {exc.strerror}") from None
+        print(f"port {wanted} is taken; using a free one", file=sys.stderr)
         sock.bind((HOST, 0))
     sock.listen(128)
     sock.set_inheritable(True)
@@ -105,14 +109,18 @@ def _serve(app: Starlette, sock: socket.socket, url: str, db_path: Path,
     from kabale.server.connections import server_config
 
     server = uvicorn.Server(server_config(app))
-    # The socket already listens, so the URL works as soon as it is printed.
-    print(f"kabale is being served at {url}  (database {db_path}; Ctrl+C stops)", flush=True)
-    if open_browser:
-        threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
     try:
+        # The socket already listens, so the URL works as soon as it is printed.
+        print(f"kabale is being served at {url}  (database {db_path}; Ctrl+C stops)",
+              flush=True)
+        if open_browser:
+            threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
         server.run(sockets=[sock])
     except KeyboardInterrupt:
-        pass
+        # uvicorn shuts down on Ctrl+C or SIGTERM, then raises the signal again: the command
+        # says it stopped and exits 130 or 143 (kabale.cli), not 0 in silence
+        print(f"kabale play: the games are saved in {db_path}", file=sys.stderr, flush=True)
+        raise
     finally:
         sock.close()
         if app.state.advisor is not None:

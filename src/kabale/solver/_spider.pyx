@@ -93,6 +93,8 @@ include "_common.pxi"
 
 from libc.stdlib cimport qsort
 
+DEF SPIDER_START_BYTES = 1 << 20  # a table's first size; it doubles as it fills (_table.pxi)
+
 include "_spider_board.pxi"
 include "_spider_dead.pxi"
 
@@ -267,6 +269,8 @@ cdef class SpiderKernel(SpiderBoard):
                 self.nops -= 1
                 self._undo(&self.ops[self.nops])
                 continue
+            if table_wants_room(&self.table):
+                table_grow(&self.table, deadline)
             if self.max_depth > 0 and depth + 1 >= self.max_depth:
                 # rule 4: too deep; the search backs up, and can no longer prove "unsolvable"
                 self.cut = 1

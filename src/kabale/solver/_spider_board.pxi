@@ -153,7 +153,12 @@ cdef class SpiderBoard(Haltable):
         # rule 6's argument needs runs completed in a column: not so under foundations=cards
         self.dead_ends = len(set(cards)) == len(cards) and total == 52 and not self.cards_up
         self.whole_runs = 0
-        if table_init(&self.table, <uint64_t>table_mb * 1024 * 1024, True) != 0:
+        # the table starts small and doubles as it fills, up to table_mb (_table.pxi): a
+        # table made whole at once had each 2 MiB huge page cleared at its first random
+        # probe, which at 1 GiB took 1-2 s before the search first looked at the clock (a
+        # 1 s limit ran 2-3 s) and held the whole cap however few positions were searched
+        if table_init(&self.table, <uint64_t>table_mb * 1024 * 1024, True,
+                      SPIDER_START_BYTES) != 0:
             raise MemoryError("cannot allocate the transposition table")
         self.mem_limit = <uint64_t>max(table_mb, 64) * 1024 * 1024
         self.mcap = 8192

@@ -250,6 +250,8 @@ cdef class SpiderPhases(SpiderBoard):
                     self.won = self._add_node(idx, &m, True)
                     return FOUND
                 if not table_seen_or_add(&self.table, self.keys[j]):
+                    if table_wants_room(&self.table):
+                        table_grow(&self.table, self.deadline)
                     child = self._add_node(idx, &m)
                     if child < 0:
                         full = True  # this phase searches no further

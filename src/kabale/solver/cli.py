@@ -4,8 +4,10 @@
     kabale solve [VARIANT] --deal FILE        (Solvitaire JSON; FILE '-' reads stdin)
 
 Without ``--json`` every verdict prints the deal id, then a ``;`` comment line with the
-status, positions and seconds (the replayer skips it); a solved deal then gives its line, one
-move per line, so the output is a game log that ``kabale play --text`` replays from a pipe.
+status, positions and seconds, and how many cards the solver read that a player cannot see
+(the replayer skips it); a solved deal then gives its line, one move per line, so the output
+is a game log that ``kabale play --text`` replays from a pipe. ``--max-nodes`` alone sets no
+time limit: its answer is the same on any machine.
 """
 
 from __future__ import annotations
@@ -18,7 +20,10 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core import Game, KabaleError
-from . import solve
+from . import Result, solve
+
+#: ``kabale solve``'s time limit when neither --max-seconds nor --max-nodes is given
+DEFAULT_SECONDS = 10.0
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -26,8 +31,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("variant", nargs="?", help="variant id, e.g. klondike:draw=3,open=true")
     parser.add_argument("--seed", type=int, help="deal number")
     parser.add_argument("--deal", metavar="FILE", help="a deal in Solvitaire JSON ('-': stdin)")
-    parser.add_argument("--max-seconds", type=float, default=10.0, help="time limit (10)")
-    parser.add_argument("--max-nodes", type=int, help="limit on searched positions")
+    parser.add_argument("--max-seconds", type=float,
+                        help="time limit (default: 10, or none when --max-nodes is given)")
+    parser.add_argument("--max-nodes", type=int,
+                        help="limit on searched positions: the same verdict, line and count "
+                             "on any machine (with no --max-seconds)")
     parser.add_argument("--max-memory-mb", type=int, default=512,
                         help="memory for the search (512)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -82,13 +90,32 @@ def main(args: argparse.Namespace, read_deal: DealReader | None = None) -> int:
     seconds = args.max_seconds
     if seconds is not None and not (math.isfinite(seconds) and seconds > 0):
         raise KabaleError(f"bad --max-seconds {seconds!r}: a positive finite number of seconds")
-    result = solve(game, max_seconds=args.max_seconds, max_nodes=args.max_nodes,
+    if seconds is None and args.max_nodes is None:
+        seconds = DEFAULT_SECONDS
+    # a budget in positions alone has no clock: a clock would cut it at a different point on
+    # a slower or busier machine, and the verdict would no longer repeat everywhere
+    result = solve(game, max_seconds=seconds, max_nodes=args.max_nodes,
                    max_memory_mb=args.max_memory_mb)
     if args.json:
         print(json.dumps(result.to_dict(game.deal_id)))
     else:
-        line = f" in {len(result.moves)} moves" if result.status == "solved" else ""
-        status = (f"; {result.status}{line} after {result.nodes} positions, "
-                  f"{result.seconds:.3f} s")
-        print("\n".join([game.deal_id, status, *result.moves]))  # a game log with a comment
+        print("\n".join([game.deal_id, status_line(game, result), *result.moves]))
     return 0
+
+
+def status_line(game: Game, result: Result) -> str:
+    """The game log's ``;`` comment: status, moves, positions, seconds, and how many
+    cards the solver read that no player could have seen (full information)."""
+    line = f" in {len(result.moves)} moves" if result.status == "solved" else ""
+    hidden = unseen_cards(game)
+    read = f", reading the {hidden} face-down and stock cards a player cannot see" \
+        if hidden else ""
+    return f"; {result.status}{line} after {result.nodes} positions, {result.seconds:.3f} s{read}"
+
+
+def unseen_cards(game: Game) -> int:
+    """How many cards of the position a player cannot see: the face-down ones and the
+    stock, none in an open variant (Thoughtful: every card dealt face up)."""
+    if game.variant.family == "klondike" and game.variant["open"]:
+        return 0
+    return sum(game.state.down) + len(game.state.stock)

@@ -197,23 +197,23 @@ def run_klondike(game: Game, max_seconds: float, max_nodes: int,
 
     With two cores the first lane tries the plain order and short restarts (quick_tries),
     then the exhaustive search, in this thread (first_lane); a search still going after
-    SECOND_HEAD_START seconds gets the second lane
-    (second_lane) in another thread, with an equal share of the node limit and of the
-    memory, which tries the relaxation and then joins the first lane's search; the first
-    lane to decide stops the other. Most positions are decided before that, and pay for no
-    thread."""
-    if cores() < 2:
+    SECOND_HEAD_START seconds gets the second lane (second_lane) in another thread, with
+    half the memory, which tries the relaxation and then joins the first lane's search; the
+    first lane to decide stops the other. Most positions are decided before that, and pay for no
+    thread.
+
+    Under a node limit it always runs serial's one lane, whatever the cores: two lanes on one
+    table race, and which enters a position first (so the positions counted, the line, and
+    near the limit the verdict) depends on the threads' timing. One lane in fixed order
+    gives the same answer on any machine."""
+    if max_nodes or cores() < 2:
         return serial(game, max_seconds, max_nodes, table_mb, RELAXED)
-    quotas = [max_nodes // 2 + max_nodes % 2, max_nodes // 2]
-    if max_nodes and not quotas[1]:
-        return serial(game, max_seconds, max_nodes, table_mb, 0.0)
     start = time.perf_counter()
     kernel = kernel_for(game, table_mb)
-    status, line = quick_tries(kernel, max_seconds, quotas[0])
-    if status != LIMIT or (max_nodes and kernel.nodes >= quotas[0]):
+    status, line = quick_tries(kernel, max_seconds, 0)
+    if status != LIMIT:
         return STATUS[status], notation(line), kernel.nodes
-    left = quotas[0] - kernel.nodes if max_nodes else 0
-    status, line = kernel.run(left, time_left(max_seconds, start), 0, True, SECOND_HEAD_START)
+    status, line = kernel.run(0, time_left(max_seconds, start), 0, True, SECOND_HEAD_START)
     if status != PAUSED:
         return STATUS[status], notation(line), kernel.nodes
     halt = Halt()
@@ -222,7 +222,7 @@ def run_klondike(game: Game, max_seconds: float, max_nodes: int,
     pair.adopt(kernel)
     seconds = time_left(max_seconds, start)
     return race([partial(first_lane, kernel, pair),
-                 partial(second_lane, game, seconds, quotas[1], max(8, table_mb // 2),
+                 partial(second_lane, game, seconds, 0, max(8, table_mb // 2),
                          halt, pair)],
                 halt)
 

@@ -5,12 +5,26 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import lru_cache
 
 from ..core import Game, KabaleError, Move, State
 from ..core.klondike import KlondikeRules
 
-STATUSES = ("solved", "unsolvable", "unknown")
+
+class Status(StrEnum):
+    """A verdict: a str, so ``result.status == "solved"``, JSON and f-strings see the word."""
+
+    SOLVED = "solved"          # a winning line, replayed through core
+    UNSOLVABLE = "unsolvable"  # an exhaustive search found no win
+    UNKNOWN = "unknown"        # a limit (time, positions, memory) came first
+
+    def __repr__(self) -> str:
+        # the word's repr, as before it was an enum: printed results and logs read the same
+        return repr(self.value)
+
+
+STATUSES = tuple(Status)
 
 
 class SolverBugError(RuntimeError):
@@ -19,18 +33,19 @@ class SolverBugError(RuntimeError):
 
 @dataclass(frozen=True)
 class Result:
-    """A verdict on a position: ``status`` is "solved", "unsolvable" or "unknown" (a limit was
-    hit); ``moves`` is a winning line in notation from the position solved (empty unless
-    solved); ``nodes`` counts searched positions; ``seconds`` is the wall time spent."""
+    """A verdict on a position: ``status`` is Status.SOLVED, UNSOLVABLE or UNKNOWN (a limit
+    was hit), a StrEnum equal to "solved", "unsolvable" or "unknown"; ``moves`` is a winning
+    line in notation from the position solved (empty unless solved); ``nodes`` counts
+    searched positions; ``seconds`` is the wall time spent."""
 
-    status: str
+    status: Status
     moves: list[str] = field(default_factory=list)
     nodes: int = 0
     seconds: float = 0.0
 
     def to_dict(self, deal_id: str) -> dict[str, object]:
         """The JSON object of ``kabale solve --json``."""
-        return {"deal_id": deal_id, "status": self.status, "moves": list(self.moves),
+        return {"deal_id": deal_id, "status": str(self.status), "moves": list(self.moves),
                 "nodes": self.nodes, "seconds": round(self.seconds, 6)}
 
 
@@ -66,7 +81,7 @@ def solve(game: Game, max_seconds: float | None = 10.0, max_nodes: int | None = 
     _check_limits(max_seconds, max_nodes, max_memory_mb)
     start = time.perf_counter()
     if game.outcome == "won":
-        return Result("solved", [], 0, time.perf_counter() - start)
+        return Result(Status.SOLVED, [], 0, time.perf_counter() - start)
     family = game.variant.family
     if family == "klondike":
         from .klondike import run_klondike as run_kernel
@@ -78,7 +93,7 @@ def solve(game: Game, max_seconds: float | None = 10.0, max_nodes: int | None = 
         if family != "klondike":
             moves = shorten(game, moves)  # the Klondike kernel cuts its lines' loops itself
         moves = replay(game, moves)
-    return Result(status, moves if status == "solved" else [], nodes,
+    return Result(Status(status), moves if status == "solved" else [], nodes,
                   time.perf_counter() - start)
 
 

@@ -140,9 +140,11 @@ def kernel_args(game: Game) -> Args:
 def run_spider(game: Game, max_seconds: float, max_nodes: int,
                table_mb: int) -> tuple[str, list[str], int]:
     """(status, line in notation, nodes searched) for the game's current position: the
-    family's LANES at once, each with the whole time limit and an equal share of the node
-    limit and of the memory, until one decides."""
-    lanes = lanes_for(game.variant.family, cores())
+    family's LANES at once, each with the whole time limit and an equal share of the memory,
+    until one decides. Under a node limit it runs lanes_for(family, 1), one lane, whatever
+    the cores: lanes that race decide in the order the threads happen to run, so their
+    positions, line and (near the limit) verdict would vary with the machine."""
+    lanes = lanes_for(game.variant.family, 1 if max_nodes else cores())
     args = kernel_args(game)
     halt = Halt()
     share = len(lanes)
