@@ -3,6 +3,7 @@ still installs the game; what needs the kernels says in one line what to install
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -57,7 +58,7 @@ def run_without_kernels(code: str, build: tuple[Path, str],
 COMMANDS = [(["solve", "klondike", "--seed", "1"], ""),
             (["autoplay", "spider", "--seeds", "1"], ""),
             (["hint"], "klondike#7\n"),
-            (["analyze", "klondike", "--seeds", "1-2", "--player", "random", "--db", "a.db"],
+            (["analyze", "klondike", "--seeds", "1-2", "--player", "bot", "--db", "a.db"],
              "")]
 
 
@@ -71,6 +72,18 @@ def test_commands_that_need_the_kernels_say_what_to_install(
     assert len(lines) == 1 and "build-essential python3-dev" in lines[0], result.stderr
     assert "solver is not compiled" in lines[0]
     assert result.stdout == ""
+
+
+def test_analyze_with_the_random_player_needs_no_kernel(build: tuple[Path, str]) -> None:
+    """The random player needs no solver: its analysis runs in a build without the kernels
+    (it stopped with the solver's line, as the advisor's package imported the solver)."""
+    result = run_without_kernels(
+        "from kabale.cli import main; sys.exit(main(['analyze', 'klondike', '--seeds', '1-3', "
+        "'--player', 'random', '--jobs', '1', '--db', 'a.db', '--json']))", build)
+    assert result.returncode == 0, result.stderr
+    assert "not compiled" not in result.stderr
+    summary = json.loads(result.stdout.splitlines()[-1])["summary"]
+    assert (summary["player"], summary["deals"]) == ("random", 3), result.stdout
 
 
 @pytest.mark.parametrize("call", ["solve(game)", "hint(game)", "postmortem(game)",

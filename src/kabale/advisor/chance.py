@@ -2,29 +2,14 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from ..core import Game, KabaleError
 from ..solver.batch import solve_states
 from .effort import Effort, effort_for
+from .interval import wilson
 from .knowledge import knowledge
 from .worlds import rng_for, sample_positions
-
-Z95 = 1.959963984540054
-
-
-def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval (95% by default) of a binomial share; (0, 1) for no trials."""
-    if trials <= 0:
-        return 0.0, 1.0
-    p = successes / trials
-    centre = p + z * z / (2 * trials)
-    spread = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))
-    scale = 1 + z * z / trials
-    low = 0.0 if successes <= 0 else max(0.0, (centre - spread) / scale)
-    high = 1.0 if successes >= trials else min(1.0, (centre + spread) / scale)
-    return low, high
 
 
 @dataclass(frozen=True)

@@ -21,8 +21,7 @@ from .bot import Bot, autoplay
 from .chance import wilson
 from .effort import LEVELS
 from .hint import hint
-
-MAX_SEEDS = 1_000_000
+from .seeds import parse_seeds
 
 
 def configure_hint(parser: argparse.ArgumentParser) -> None:
@@ -45,25 +44,6 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0,
                         help="seed of the sampled worlds (0); the same seed, same answer")
     parser.add_argument("--json", action="store_true", help="print JSON")
-
-
-def parse_seeds(text: str) -> list[int]:
-    """Deal numbers from ``A-B`` ranges and single numbers, comma separated."""
-    seeds: list[int] = []
-    for part in text.split(","):
-        low, dash, high = part.strip().partition("-")
-        try:
-            first = int(low)
-            last = int(high) if dash else first
-        except ValueError:
-            raise KabaleError(f"bad --seeds {text!r}: write ranges and numbers such as "
-                              "1-100 or 3,17,20-25") from None
-        if first < 0 or last < first:
-            raise KabaleError(f"bad --seeds range {part.strip()!r}: A-B with 0 <= A <= B")
-        seeds.extend(range(first, last + 1))
-        if len(seeds) > MAX_SEEDS:
-            raise KabaleError(f"bad --seeds {text!r}: at most {MAX_SEEDS} deals")
-    return seeds
 
 
 def read_log(stream: TextIO, name: str) -> Game:

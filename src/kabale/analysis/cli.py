@@ -17,8 +17,8 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from ..advisor.cli import parse_seeds
 from ..advisor.effort import LEVELS
+from ..advisor.seeds import parse_seeds
 from ..core import KabaleError
 from ..storage.results import ResultStore, default_results_path
 from .engines import ENGINES
