@@ -37,28 +37,15 @@ from typing import Any
 import httpx
 
 from kabale.core.game import Game
-from kabale.core.state import State
 
-CODE = re.compile(r"(?<![0-9A-Za-z])([A2-9TJQK][SHDC])(?![0-9A-Za-z])")
+# The card scan of the in-process leak test (tests/server/test_hidden.py), run here against a
+# real server.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "server"))
+from test_hidden import CODE, hidden_codes, visible_codes  # noqa: E402
+
 VARIANTS = ["klondike", "klondike:draw=3", "vegas", "double-klondike", "easy-klondike",
             "spider", "spider:suits=2", "spider:suits=1", "spiderette", "spiderette:suits=2"]
 KINDS = ["seed", "random", "winnable", "grade", "daily"]
-
-
-def visible_codes(state: State) -> Counter[str]:
-    seen: Counter[str] = Counter(str(c) for c in state.waste)
-    for col, down in zip(state.columns, state.down, strict=True):
-        seen.update(str(c) for c in col[down:])
-    for pile in state.foundations:
-        seen.update(str(c) for c in pile)
-    return seen
-
-
-def hidden_codes(state: State) -> set[str]:
-    hidden = {str(c) for c in state.stock}
-    for col, down in zip(state.columns, state.down, strict=True):
-        hidden.update(str(c) for c in col[:down])
-    return hidden
 
 
 def free_port() -> int:
