@@ -39,6 +39,7 @@ from kabale.server.handling import (
     answer,
     daily_secret,
     game_error,
+    player_of,
     read_json,
     service,
 )
@@ -140,14 +141,15 @@ async def create_chosen(request: Request, data: dict[str, Any]) -> Response:
             # A daily deal counts once: after a game of it showed its cards (it ended, or its
             # number was revealed), a new game of it is played knowing them, whoever plays
             # it (the players of one server share its deals and statistics).
-            assisted = daily_was_shown(service(request).store, str(variant), date.isoformat())
+            assisted = daily_was_shown(service(request).store, str(variant), date.isoformat(),
+                                       player_of(request))
         elif winnable or grade is not None:
             seed, info = await _think(request, advisor.chosen_deal(variant, grade))
             game = secret_game(variant, seed)
         else:  # every choice false or null: a plain random deal
             game, info = Game.new(variant), DealInfo()
         entry = service(request).start(game, assisted=assisted, daily=info.daily,
-                                       info=info.to_dict())
+                                       info=info.to_dict(), player=player_of(request))
     except StorageError as exc:
         raise ApiError(503, str(exc)) from None
     except KabaleError as exc:
@@ -283,7 +285,7 @@ async def replay(request: Request) -> Response:
     fresh = entry.game.opening(at)  # its positions are kept: replaying them took 0.7 s
     fresh.reveal()
     try:
-        new = service(request).start(fresh, assisted=True,
+        new = service(request).start(fresh, assisted=True, player=entry.player,
                                      info={**entry.info, "replay_of": entry.id, "from": at})
     except StorageError as exc:
         raise ApiError(503, str(exc)) from None
