@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from local import local_client
+from local import DOORS, door_app, local_client
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 from test_store import one_move_from_winning
@@ -23,6 +23,12 @@ import kabale
 from kabale.core.variants import parse_variant
 from kabale.server.app import create_app
 from kabale.server.deals import measure, utc_today
+
+
+@pytest.fixture(params=DOORS)
+def app(request: pytest.FixtureRequest, tmp_path: Path) -> Starlette:
+    """Every test here runs against both doors: `kabale play` and `kabale serve`."""
+    return door_app(tmp_path, request.param)
 
 
 def new(client: TestClient, **spec: Any) -> dict[str, Any]:

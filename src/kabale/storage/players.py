@@ -98,7 +98,11 @@ def redeem_transfer_code(store: GameStore, code: str, now: float | None = None
                            (digest(wanted),)).fetchone()
         if row is None:
             raise refusal
-        conn.execute("DELETE FROM transfer_codes WHERE hash=?", (digest(wanted),))
+        # Used once: of two servers redeeming it at once, only the one whose DELETE took
+        # the row goes on (PostgreSQL's row lock makes the other's DELETE find nothing).
+        if conn.execute("DELETE FROM transfer_codes WHERE hash=?",
+                        (digest(wanted),)).rowcount != 1:
+            raise refusal
         player = str(row[0])
         if row[1] < now or conn.execute("SELECT 1 FROM players WHERE id=?",
                                         (player,)).fetchone() is None:
