@@ -48,6 +48,7 @@ from kabale.server.handling import (
 )
 from kabale.server.site import Players, RateLimits, Site
 from kabale.storage.db import GameStore, StorageError
+from kabale.storage.pg import open_store
 from kabale.storage.secret import server_secret
 
 if TYPE_CHECKING:
@@ -293,7 +294,8 @@ async def _no_solver(request: Request) -> Response:
 def create_app(db_path: str, effort: EffortSetting = "quick",
                search_seconds: float = SEARCH_SECONDS, site: Site | None = None,
                advice_workers: int = 2) -> Starlette:
-    """The web game over the SQLite database at ``db_path`` (created if missing); with
+    """The web game over the SQLite database at ``db_path`` (created if missing; or a
+    postgresql:// URL, storage.pg); with
     ``site`` a hosted server of many players (server.site), else `kabale play`'s one; the
     advisor thinks at ``effort`` (a level's name, or an Effort per family, for tests), and a
     request for a chosen deal looks for at most about ``search_seconds``. In a
@@ -345,7 +347,7 @@ def create_app(db_path: str, effort: EffortSetting = "quick",
     )
     app.state.advisor = advisor
     app.state.site = site
-    store = GameStore(db_path)
+    store = open_store(db_path)
     app.state.games = GameService(store)
     # Made on the first start and kept in the database (storage.secret): the daily deals.
     # A database that cannot be written now is tried again by the first daily request.

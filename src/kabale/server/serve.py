@@ -126,14 +126,15 @@ def check_origin(value: str, name: str) -> str:
 
 
 def database_path(url: str) -> str:
-    """The SQLite file a --db value names; KabaleError for what this build cannot use."""
+    """The database a --db value names: a postgresql:// URL as it is, else a SQLite file
+    path; KabaleError for anything else."""
     if url.startswith(("postgresql://", "postgres://")):
-        raise KabaleError("--db postgresql://... needs kabale's PostgreSQL store, which this "
-                          "build lacks; give a SQLite file path")
+        return url  # storage.pg
     if url.startswith("sqlite:///"):
         return url[len("sqlite://"):]
     if "://" in url:
-        raise KabaleError(f"bad --db {url!r}: a SQLite file path or sqlite:///PATH")
+        raise KabaleError(f"bad --db {url.split('://')[0]}://...: a SQLite file path, "
+                          "sqlite:///PATH or postgresql://USER@HOST/DATABASE")
     return url
 
 
@@ -200,9 +201,12 @@ def describe(config: Settings, port: int) -> list[str]:
     """The lines `kabale serve` prints: what it serves, where, and, when it listens beyond
     this machine without https in front, how to put it behind a TLS proxy."""
     shown = f"[{config.host}]" if ":" in config.host else config.host
+    from kabale.storage.pg import is_postgres_url, redacted
+
+    db = redacted(config.db) if is_postgres_url(config.db) else config.db
     lines = [f"kabale serve: http://{shown}:{port}/ for {', '.join(config.allowed_hosts)}"
              f"{' (public origin ' + config.public_origin + ')' if config.public_origin else ''}"
-             f"; database {config.db}; {config.workers} web worker(s), "
+             f"; database {db}; {config.workers} web worker(s), "
              f"{config.advice_workers} advice worker(s) each; Ctrl+C stops"]
     https = bool(config.public_origin and config.public_origin.startswith("https://"))
     if not is_loopback(config.host) and not https:
@@ -219,15 +223,19 @@ def main(args: argparse.Namespace) -> int:
     from uvicorn.supervisors import Multiprocess
 
     from kabale.server.connections import KEEP_ALIVE_SECONDS, MAX_HEAD, DeadlineH11Protocol
-    from kabale.storage.db import GameStore
     from kabale.storage.lock import ServerLock
+    from kabale.storage.pg import is_postgres_url, open_store
     from kabale.storage.secret import server_secret
 
     config = settings(args)
-    lock = ServerLock(config.db)
-    lock.acquire()  # the workers are this process's children; anyone else is refused
+    postgres = is_postgres_url(config.db)
+    # One SQLite file: this process holds its lock while its workers (its children) use
+    # it; anyone else is refused. PostgreSQL takes any number of servers: no lock.
+    lock = None if postgres else ServerLock(config.db)
+    if lock is not None:
+        lock.acquire()
     try:
-        store = GameStore(config.db)  # upgrades the schema once, before any worker starts
+        store = open_store(config.db)  # upgrades the schema once, before any worker starts
         try:
             for problem in store.problems:
                 print(f"kabale: warning: {problem}", file=sys.stderr, flush=True)
@@ -246,7 +254,8 @@ def main(args: argparse.Namespace) -> int:
         except SystemExit:
             raise KabaleError(f"cannot listen on {config.host}:{config.port}") from None
         port = sock.getsockname()[1]
-        lock.announce(f"http://{config.host}:{port}/ (kabale serve)")
+        if lock is not None:
+            lock.announce(f"http://{config.host}:{port}/ (kabale serve)")
         for line in describe(config, port):
             print(line, flush=True)
         server = uvicorn.Server(uv)
@@ -260,5 +269,6 @@ def main(args: argparse.Namespace) -> int:
         finally:
             sock.close()
     finally:
-        lock.release()
+        if lock is not None:
+            lock.release()
     return 0

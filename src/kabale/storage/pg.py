@@ -72,7 +72,7 @@ class Row(tuple[Any, ...]):
 
     names: Sequence[str] = ()
 
-    def __getitem__(self, key: Any) -> Any:  # type: ignore[override]
+    def __getitem__(self, key: Any) -> Any:
         if isinstance(key, str):
             return tuple.__getitem__(self, self.names.index(key))
         return tuple.__getitem__(self, key)
@@ -156,7 +156,7 @@ class PgStore(GameStore):
             conn.execute("CREATE TABLE IF NOT EXISTS kabale_schema (version INTEGER NOT NULL)")
             row = conn.execute("SELECT version FROM kabale_schema").fetchone()
             version = 0 if row is None else int(row[0])
-            refuse_newer(version, self.path)
+            refuse_newer(version, str(self.path))
             if version == SCHEMA_VERSION:
                 return
             # PostgreSQL came with schema 3: every older step is in this one.
@@ -184,17 +184,21 @@ class PgStore(GameStore):
     def close(self) -> None:
         self._pool.close()
 
-    def _error(self, exc: Exception) -> StorageError:  # type: ignore[override]
+    def _error(self, exc: Exception) -> StorageError:
         return StorageError(f"the game database {self.path} cannot be used: "
                             f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}")
 
     @contextmanager
-    def _reading(self) -> Iterator[Any]:  # type: ignore[override]
+    def _reading(self) -> Iterator[Any]:
         try:
-            with self._pool.connection() as raw:
-                with raw.transaction():
-                    yield _Connection(raw)
+            with self._pool.connection() as raw, raw.transaction():
+                yield _Connection(raw)
         except self._psycopg.Error as exc:
             raise self._error(exc) from None
 
     _tx = _reading  # every block is one transaction, committed when it ends
+
+
+def open_store(location: str) -> GameStore:
+    """The store at ``location``: a postgresql:// URL, else a SQLite file path."""
+    return PgStore(location) if is_postgres_url(location) else GameStore(location)
