@@ -36,3 +36,18 @@ def door_app(tmp_path: Path, door: str) -> Starlette:
             if door == "serve" else None)
     return create_app(str(tmp_path / "games.db"), effort="quick", search_seconds=60.0,
                       site=site)
+
+
+def player_for(app: Starlette, client: TestClient) -> str:
+    """The player ``client`` plays as (made now, by a first game, on `kabale serve`), for a
+    test that puts a game straight into the store."""
+    from kabale.server.site import COOKIE
+    from kabale.storage.players import player_of_token
+
+    if app.state.site is None:
+        return "local"
+    if COOKIE not in client.cookies:
+        assert client.post("/api/games", json={"variant": "klondike"}).status_code == 201
+    player = player_of_token(app.state.games.store, client.cookies[COOKIE])
+    assert player is not None
+    return player
