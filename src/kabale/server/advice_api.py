@@ -174,13 +174,21 @@ async def hint(request: Request) -> Response:
 
 async def chance(request: Request) -> Response:
     """``GET /api/games/{id}/chance``: the chance the position can still be won, from what
-    the player has seen, with its 95% interval (the page's meter)."""
+    the player has seen, with its 95% interval (the page's meter); a game in play is marked
+    assisted."""
     await read_json(request)
     try:
         entry = service(request).get(request.path_params["game_id"])
     except Exception as exc:
         raise game_error(exc) from None
     found = await _think(request, _advisor(request).chance(entry.id, entry.game))
+    if entry.status == "playing":
+        # The win chance is help too (it says whether a line can still be won): a game it
+        # was asked in has no place on the daily leaderboards (storage.leaderboard).
+        try:
+            entry = service(request).assist(entry.id)
+        except Exception as exc:
+            raise game_error(exc) from None
     return JSONResponse({"id": entry.id, "moves_made": entry.game.moves_made,
                          "chance": found.to_dict()})
 

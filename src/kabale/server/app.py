@@ -28,6 +28,7 @@ from starlette.staticfiles import StaticFiles
 
 from kabale.core.errors import KabaleError
 from kabale.core.variants import ALIASES, DESCRIPTIONS, OPTIONS, parse_variant
+from kabale.server import board_api
 from kabale.server.deals import (
     SEARCH_SECONDS,
     DayNotOverError,
@@ -308,6 +309,8 @@ def create_app(db_path: str, effort: EffortSetting = "quick",
         Route("/api/stats", stats),
         Route("/api/stats/reset", reset_stats, methods=["POST"]),
         Route("/api/daily/past", daily_past),
+        Route("/api/leaderboard", board_api.leaderboard),
+        Route("/leaderboard", board_api.page),
         Route("/api/games", create_game, methods=["POST"]),
         Route(game, fetching(get_game)),
         Route(game + "/moves", fetching(play_move), methods=["POST"]),
