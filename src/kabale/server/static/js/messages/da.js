@@ -291,7 +291,7 @@ export default {
   "grade.medium": "middel",
   "grade.hard": "svær",
   "grade.expert": "ekspert",
-  "settings.chance": "Vis vinderchancen (ud fra de kort, du har set; den røber, hvordan det går)",
+  "settings.chance": "Vis vinderchancen (ud fra de kort, du har set; den røber, hvordan det går; tæller som hjælp)",
   "stats.won_unassisted": "Vundet uden hjælp",
   "stats.win_pct_unassisted": "Vundet uden hjælp, %",
   "stats.daily": "Dagens kabale",

@@ -291,7 +291,7 @@ export default {
   "grade.medium": "middels",
   "grade.hard": "vanskelig",
   "grade.expert": "ekspert",
-  "settings.chance": "Vis vinnersjansen (ut fra kortene du har sett; den røper hvordan det går)",
+  "settings.chance": "Vis vinnersjansen (ut fra kortene du har sett; den røper hvordan det går; teller som hjelp)",
   "stats.won_unassisted": "Vunnet uten hjelp",
   "stats.win_pct_unassisted": "Vunnet uten hjelp, %",
   "stats.daily": "Dagens kabal",
