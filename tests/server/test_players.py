@@ -210,7 +210,8 @@ def test_new_games_moves_and_help_are_rate_limited_with_retry_after(tmp_path: Pa
     app = hosted(tmp_path, Site(allowed_hosts=("cards.test",),
                                 limits=Limits(games=2, moves=3, help=1, per_address=10)))
     with browser(app) as alice, browser(app) as bob:
-        game = new_game(alice)
+        game = new_game(alice)  # before the cookie: counted against the address only
+        new_game(alice)
         new_game(alice)
         res = alice.post("/api/games", json={"variant": "klondike"})
         assert res.status_code == 429
@@ -224,7 +225,21 @@ def test_new_games_moves_and_help_are_rate_limited_with_retry_after(tmp_path: Pa
     with browser(few) as a, browser(few) as b, browser(few) as c:
         new_game(a)
         new_game(b)
-        assert c.post("/api/games", json={}).status_code == 429  # the address's limit
+        refused = c.post("/api/games", json={})
+        assert refused.status_code == 429  # the address's limit
+        assert "set-cookie" not in refused.headers  # and no new player for it
+    with sqlite3.connect(tmp_path / "b" / "site.db") as conn:
+        assert conn.execute("SELECT COUNT(*) FROM players").fetchone()[0] == 3  # local, a, b
+
+
+def test_only_a_new_game_makes_a_player(site_app: Starlette, tmp_path: Path) -> None:
+    with browser(site_app) as nobody:
+        assert nobody.post("/api/player/nickname", json={"nickname": "X"}).status_code == 404
+        assert nobody.post("/api/player/transfer").status_code == 404
+        assert nobody.post("/api/stats/reset", json={}).json() == {"removed": 0}
+        assert COOKIE not in nobody.cookies
+    with sqlite3.connect(tmp_path / "site.db") as conn:
+        assert conn.execute("SELECT id FROM players").fetchall() == [("local",)]
 
 
 def test_local_play_has_one_player_and_no_player_routes(tmp_path: Path) -> None:

@@ -343,8 +343,8 @@ def create_app(db_path: str, effort: EffortSetting = "quick",
 
     app = Starlette(
         routes=routes,
-        middleware=[Middleware(Guard, site=site), Middleware(Players, site=site),
-                    Middleware(RateLimits, site=site)],
+        middleware=[Middleware(Guard, site=site), Middleware(RateLimits, site=site),
+                    Middleware(Players, site=site)],
         exception_handlers={ApiError: _api_error, HTTPException: _http_error, Exception: _crash},
         lifespan=lifespan,
     )

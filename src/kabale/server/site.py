@@ -20,13 +20,15 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kabale.server.guard import _answer
 from kabale.storage.db import LOCAL_PLAYER, GameStore, StorageError
-from kabale.storage.players import new_player, player_of_token
+from kabale.storage.players import digest, new_player, player_of_token
 
 COOKIE = "kabale_player"
 #: how long the browser keeps the cookie (browsers cap it at 400 days)
 COOKIE_SECONDS = 400 * 24 * 3600
-#: the routes that set or clear the cookie themselves: no new player is made for them
-OWN_COOKIE = ("/api/player/redeem", "/api/player/delete")
+#: the one request that makes a new player when it comes without one: a new game (every
+#: other route has nothing to do for nobody); it counts against the limit of new games, so
+#: an address cannot make players faster than games
+MAKES_PLAYER = "/api/games"
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,9 +87,9 @@ def token_of(headers: Headers) -> str | None:
 
 class Players:
     """ASGI middleware: ``scope["state"]["player"]`` is the request's player: the local
-    player without a Site; with one, the cookie's player, or for a POST to the API
-    without one a new player (its cookie set on the answer), else "" (nobody: no game
-    is theirs)."""
+    player without a Site; with one, the cookie's player, or for a new game (POST
+    /api/games) without one a new player (its cookie set on the answer), else "" (nobody:
+    no game is theirs)."""
 
     def __init__(self, app: ASGIApp, site: Site | None = None) -> None:
         self.app = app
@@ -107,8 +109,7 @@ class Players:
         try:
             player = player_of_token(store, token_of(Headers(scope=scope)))
             token = None
-            if (player is None and scope["method"] == "POST" and path.startswith("/api/")
-                    and path not in OWN_COOKIE):
+            if player is None and scope["method"] == "POST" and path == MAKES_PLAYER:
                 player, token = new_player(store)
         except StorageError:
             await _answer(send, 503, "the game database cannot be used now; try again soon")
@@ -165,8 +166,10 @@ class Buckets:
 
 
 class RateLimits:
-    """ASGI middleware (inside Players): 429 with Retry-After when the request's player or
-    address has used its limit (Site.limits) for that kind of request."""
+    """ASGI middleware (outside Players, so that a refused request makes no player): 429
+    with Retry-After when the request's player (known by their token's digest, without
+    asking the database) or address has used its limit (Site.limits) for that kind of
+    request."""
 
     def __init__(self, app: ASGIApp, site: Site | None = None) -> None:
         self.app = app
@@ -183,7 +186,8 @@ class RateLimits:
             now = time.monotonic()
             client = scope.get("client")
             address = client[0] if client else "?"
-            player = scope.get("state", {}).get("player", "")
+            token = token_of(Headers(scope=scope))
+            player = digest(token)[:32] if token else ""
             wait = max(self.buckets.take((kind or "", "a:" + address),
                                          rate * self.site.limits.per_address, now),
                        self.buckets.take((kind or "", "p:" + player), rate, now)
