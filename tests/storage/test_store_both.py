@@ -20,6 +20,7 @@ from kabale.storage.db import (
 from kabale.storage.players import (
     TransferCodeError,
     delete_player,
+    forget_idle_players,
     make_transfer_code,
     new_player,
     player_of_token,
@@ -153,3 +154,16 @@ def test_the_schema_version_is_kept_and_a_newer_one_refused(opener: Opener,
             conn.execute("UPDATE kabale_schema SET version=7")
     with pytest.raises(NewerSchemaError, match="schema version 7, newer than this kabale"):
         opener()
+
+
+def test_idle_players_are_forgotten_and_seen_ones_kept(opener: Opener) -> None:
+    store = opener()
+    old, old_token = new_player(store, now=1_000.0)
+    fresh, fresh_token = new_player(store, now=1_000.0)
+    store.add("g", kabale.Game.new("klondike", seed=2), player=old)
+    day = 24 * 3600.0
+    assert player_of_token(store, fresh_token, now=1_000.0 + 300 * day) == fresh  # seen now
+    assert forget_idle_players(store, 200 * day, now=1_000.0 + 300 * day) == 1
+    assert player_of_token(store, old_token) is None and store.owner("g") is None
+    assert player_of_token(store, fresh_token) == fresh
+    assert store.stats_all("local")["played"] == 0  # the local player stays

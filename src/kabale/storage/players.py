@@ -20,6 +20,7 @@ import time
 from typing import TYPE_CHECKING
 
 from kabale.core.errors import KabaleError
+from kabale.storage.migrate import LOCAL_PLAYER
 
 if TYPE_CHECKING:
     from kabale.storage.db import GameStore
@@ -29,6 +30,10 @@ TRANSFER_SECONDS = 15 * 60
 CODE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c not in "01IO")
 CODE_LENGTH = 12
 NICKNAME_MAX = 24
+#: how often a player's ``seen`` time is written (seconds)
+SEEN_EVERY = 24 * 3600
+#: a player not seen this long is forgotten by forget_idle_players (the cookie's life)
+IDLE_SECONDS = 400 * 24 * 3600
 
 
 class TransferCodeError(KabaleError):
@@ -53,14 +58,38 @@ def new_player(store: GameStore, now: float | None = None) -> tuple[str, str]:
     return player, token
 
 
-def player_of_token(store: GameStore, token: str | None) -> str | None:
-    """The player whose token this is, or None (no token, unknown, or deleted)."""
+def player_of_token(store: GameStore, token: str | None, now: float | None = None
+                    ) -> str | None:
+    """The player whose token this is, or None (no token, unknown, or deleted). The
+    player's ``seen`` time is brought up to date once a day (it decides when an idle
+    player is forgotten: :func:`forget_idle_players`)."""
     if not token or len(token) > 100:
         return None
+    now = time.time() if now is None else now
     with store._reading() as conn:
-        row = conn.execute("SELECT player FROM player_tokens WHERE hash=?",
-                           (digest(token),)).fetchone()
-    return None if row is None else str(row[0])
+        row = conn.execute("SELECT t.player, p.seen FROM player_tokens t JOIN players p"
+                           " ON p.id = t.player WHERE t.hash=?", (digest(token),)).fetchone()
+    if row is None:
+        return None
+    if row[1] < now - SEEN_EVERY:
+        with store._tx() as conn:
+            conn.execute("UPDATE players SET seen=? WHERE id=?", (now, row[0]))
+    return str(row[0])
+
+
+def forget_idle_players(store: GameStore, idle_seconds: float = IDLE_SECONDS,
+                        now: float | None = None) -> int:
+    """Delete every player not seen for ``idle_seconds`` (default: the cookie's life, 400
+    days), with all their rows (:func:`delete_player`); the local player is kept. Returns
+    how many were deleted. For a site's nightly job (docs/deploy.md)."""
+    now = time.time() if now is None else now
+    with store._reading() as conn:
+        idle = [str(r[0]) for r in conn.execute(
+            "SELECT id FROM players WHERE seen < ? AND id <> ?",
+            (now - idle_seconds, LOCAL_PLAYER)).fetchall()]
+    for player in idle:
+        delete_player(store, player)
+    return len(idle)
 
 
 def make_transfer_code(store: GameStore, player: str, now: float | None = None
