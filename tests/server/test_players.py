@@ -201,6 +201,10 @@ def test_another_site_cannot_act_as_the_player(site_app: Starlette,
                          headers=headers)
         assert res.status_code == 403, res.text
         assert alice.get(f"/api/games/{game['id']}").json()["observation"] == game["observation"]
+        if "Origin" not in headers:  # a link or an image from another site: no GET either
+            res = alice.get(f"/api/games/{game['id']}/chance", headers=headers)
+            assert res.status_code == 403
+            assert alice.get(f"/api/games/{game['id']}").json()["assisted"] is False
         own = alice.post(f"/api/games/{game['id']}/moves", json={"move": game["moves"][0]},
                          headers={"Origin": BASE, "Sec-Fetch-Site": "same-origin"})
         assert own.status_code == 200, own.text

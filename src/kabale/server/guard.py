@@ -122,13 +122,16 @@ def site_host_problem(value: str | None, site: Site) -> str | None:
 
 
 def site_origin_problem(origin: str | None, host: str | None, fetch_site: str | None,
-                        method: str, site: Site) -> str | None:
+                        method: str, site: Site, path: str = "/api/") -> str | None:
     """A hosted server's Origin rule: a request from a page is this server's own (its
     Origin is the public origin, one of the allowed origins, or the scheme and Host it was
     sent to), and no browser says it is cross-site. With the cookie that now names the
     player, this is what keeps another site's page from acting as them (CSRF): it cannot
-    send JSON without asking (and is never told yes), and its Origin gives it away."""
-    if method not in ("GET", "HEAD") and fetch_site == "cross-site":
+    send JSON without asking (and is never told yes), and its Origin gives it away. The API
+    is refused to another site's request even for a GET (a link or an image with the
+    player's cookie): some GETs count as help (the win chance)."""
+    if (method not in ("GET", "HEAD") or path.startswith("/api/")) and \
+            fetch_site == "cross-site":
         return "refused: a page from another site may not use this server"
     if origin is None:
         return None
@@ -186,7 +189,7 @@ class Guard:
         else:
             refusal = site_host_problem(headers.get("host"), self.site) or site_origin_problem(
                 headers.get("origin"), headers.get("host"), headers.get("sec-fetch-site"),
-                scope["method"], self.site)
+                scope["method"], self.site, scope["path"])
         status = 403
         if refusal is None:
             refusal = content_type_problem(scope["method"], headers.get("content-type"))
