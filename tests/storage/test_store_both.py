@@ -167,3 +167,24 @@ def test_idle_players_are_forgotten_and_seen_ones_kept(opener: Opener) -> None:
     assert player_of_token(store, old_token) is None and store.owner("g") is None
     assert player_of_token(store, fresh_token) == fresh
     assert store.stats_all("local")["played"] == 0  # the local player stays
+
+
+def test_the_daily_board_reads_the_same_on_both(opener: Opener) -> None:
+    import datetime as dt
+
+    from kabale.storage.leaderboard import daily_board
+    from kabale.storage.players import set_nickname
+
+    store = opener()
+    (ann, _), (bob, _) = new_player(store), new_player(store)
+    set_nickname(store, ann, "Ann")
+    for game_id, player, moves, seconds in (("a", ann, 3, 50.0), ("b", bob, 2, 80.0)):
+        game = kabale.Game.new("klondike", seed=3)
+        for _ in range(moves):
+            game.play(game.legal_moves()[0])
+        store.add(game_id, game, player=player, daily="2026-12-07")
+        store.save(game_id, game, "won", seconds)
+    board = daily_board(opener(), "klondike", dt.date(2026, 12, 7), ann)
+    assert [(e["rank"], e["nickname"], e["moves"]) for e in board["entries"]] == [
+        (1, None, 2), (2, "Ann", 3)]
+    assert board["me"]["rank"] == 2
