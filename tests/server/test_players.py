@@ -200,6 +200,7 @@ def test_another_site_cannot_act_as_the_player(site_app: Starlette,
         res = alice.post(f"/api/games/{game['id']}/moves", json={"move": game["moves"][0]},
                          headers=headers)
         assert res.status_code == 403, res.text
+        assert "content-security-policy" in res.headers
         assert alice.get(f"/api/games/{game['id']}").json()["observation"] == game["observation"]
         if "Origin" not in headers:  # a link or an image from another site: no GET either
             res = alice.get(f"/api/games/{game['id']}/chance", headers=headers)
@@ -221,6 +222,8 @@ def test_new_games_moves_and_help_are_rate_limited_with_retry_after(tmp_path: Pa
         assert res.status_code == 429
         assert 1 <= int(res.headers["retry-after"]) <= 30
         assert "too many requests" in res.json()["error"]
+        assert "frame-ancestors 'none'" in res.headers["content-security-policy"]
+        assert res.headers["x-content-type-options"] == "nosniff"
         new_game(bob)  # per player: bob still may
         codes = [alice.post(f"/api/games/{game['id']}/undo").status_code for _ in range(4)]
         assert codes == [409, 409, 409, 429]

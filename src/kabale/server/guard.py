@@ -207,11 +207,13 @@ class Guard:
 
 
 async def _answer(send: Send, status: int, error: str,
-                  headers: list[tuple[bytes, bytes]] | None = None) -> None:
-    """Answer ``{"error": error}`` with ``status``, ``headers`` and the security headers."""
+                  headers: list[tuple[bytes, bytes]] | None = None, *,
+                  guarded: bool = False) -> None:
+    """Answer ``{"error": error}`` with ``status``, ``headers`` and the security headers
+    (unless ``guarded``: sent through the Guard, which adds them)."""
     body = json.dumps({"error": error}).encode()
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"),
                             (b"content-length", str(len(body)).encode()), *(headers or []),
-                            *_RAW_HEADERS]})
+                            *([] if guarded else _RAW_HEADERS)]})
     await send({"type": "http.response.body", "body": body})

@@ -112,7 +112,8 @@ class Players:
             if player is None and scope["method"] == "POST" and path == MAKES_PLAYER:
                 player, token = new_player(store)
         except StorageError:
-            await _answer(send, 503, "the game database cannot be used now; try again soon")
+            await _answer(send, 503, "the game database cannot be used now; try again soon",
+                          guarded=True)
             return
         state["player"] = player or ""
         if token is None:
@@ -195,6 +196,6 @@ class RateLimits:
             if wait > 0:
                 await _answer(send, 429, f"too many requests of this kind ({kind}); try again in"
                                         f" {math.ceil(wait)} s",
-                             [(b"retry-after", str(math.ceil(wait)).encode())])
+                              [(b"retry-after", str(math.ceil(wait)).encode())], guarded=True)
                 return
         await self.app(scope, receive, send)
