@@ -194,8 +194,9 @@ class RateLimits:
                        self.buckets.take((kind or "", "p:" + player), rate, now)
                        if player else 0.0)
             if wait > 0:
-                await _answer(send, 429, f"too many requests of this kind ({kind}); try again in"
-                                        f" {math.ceil(wait)} s",
-                              [(b"retry-after", str(math.ceil(wait)).encode())], guarded=True)
+                seconds = math.ceil(wait)
+                await _answer(send, 429, f"too many requests of this kind ({kind}); try again "
+                              f"in {seconds} s", [(b"retry-after", str(seconds).encode())],
+                              guarded=True)
                 return
         await self.app(scope, receive, send)
