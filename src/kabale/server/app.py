@@ -318,8 +318,8 @@ def create_app(db_path: str, effort: EffortSetting = "quick",
         Route(game + "/redo", fetching(redo), methods=["POST"]),
         Route(game + "/resign", fetching(resign), methods=["POST"]),
         Route(game + "/reveal", fetching(reveal), methods=["POST"]),
-        *(Route(f"{game}/{name}", _no_solver if NO_SOLVER else fetching(
-            getattr(advice_api, name)), methods=methods) for name, methods in HELP_ROUTES.items()),
+        *(Route(f"{game}/{name}", fetching(_no_solver if NO_SOLVER else getattr(
+            advice_api, name)), methods=methods) for name, methods in HELP_ROUTES.items()),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     if site is not None:
