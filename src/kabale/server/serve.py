@@ -253,6 +253,7 @@ def main(args: argparse.Namespace) -> int:
             sock = uv.bind_socket()
         except SystemExit:
             raise KabaleError(f"cannot listen on {config.host}:{config.port}") from None
+        sock.listen(2048)  # the address works as soon as it is printed: the workers accept
         port = sock.getsockname()[1]
         if lock is not None:
             lock.announce(f"http://{config.host}:{port}/ (kabale serve)")
