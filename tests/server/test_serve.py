@@ -69,6 +69,10 @@ def test_an_open_address_without_https_says_how_to_put_it_behind_tls(tmp_path: P
                                   "https://cards.example"), env), 8000)
     assert len(tls) == 1
     assert len(describe(settings(parse(), env), 8000)) == 1  # loopback
+    secret = describe(settings(parse("--db", "postgresql://kabale:hunter2@db.internal/site"),
+                               env), 8000)
+    assert "database postgresql://db.internal/site;" in secret[0]
+    assert "hunter2" not in " ".join(secret)
 
 
 def start_serve(db: str, *extra: str) -> tuple[subprocess.Popen[str], int]:

@@ -188,3 +188,18 @@ def test_the_daily_board_reads_the_same_on_both(opener: Opener) -> None:
     assert [(e["rank"], e["nickname"], e["moves"]) for e in board["entries"]] == [
         (1, None, 2), (2, "Ann", 3)]
     assert board["me"]["rank"] == 2
+
+
+def test_an_unreachable_postgresql_is_named_without_its_password() -> None:
+    import socket
+
+    from kabale.core.errors import KabaleError
+    from kabale.storage.pg import PgStore
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]  # nothing listens there once closed
+    with pytest.raises(KabaleError) as error:
+        PgStore(f"postgresql://kabale:hunter2@127.0.0.1:{port}/site")
+    assert f"cannot open game database postgresql://127.0.0.1:{port}/site: " in str(error.value)
+    assert "hunter2" not in str(error.value) and "\n" not in str(error.value)

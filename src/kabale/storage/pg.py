@@ -135,6 +135,11 @@ class PgStore(GameStore):
         self._psycopg = psycopg
         self.path = redacted(url)  # type: ignore[assignment]
         self.problems = []
+        try:  # one plain connection first: its error is clearer than a pool's time-out
+            psycopg.connect(url, connect_timeout=10).close()
+        except psycopg.Error as exc:
+            reason = " ".join(str(exc).split()) or type(exc).__name__
+            raise KabaleError(f"cannot open game database {self.path}: {reason}") from None
         self._pool = ConnectionPool(url, min_size=1, max_size=pool_size, open=False,
                                     kwargs={"autocommit": False})
         try:
