@@ -104,8 +104,12 @@ class Players:
             state["player"] = LOCAL_PLAYER
             await self.app(scope, receive, send)
             return
-        store: GameStore = scope["app"].state.games.store
         path: str = scope["path"]
+        if not path.startswith("/api/"):  # the page and its files need no player
+            state["player"] = ""
+            await self.app(scope, receive, send)
+            return
+        store: GameStore = scope["app"].state.games.store
         try:
             player = player_of_token(store, token_of(Headers(scope=scope)))
             token = None
