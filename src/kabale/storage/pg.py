@@ -141,7 +141,7 @@ class PgStore(GameStore):
             reason = " ".join(str(exc).split()) or type(exc).__name__
             raise KabaleError(f"cannot open game database {self.path}: {reason}") from None
         self._pool = ConnectionPool(url, min_size=1, max_size=pool_size, open=False,
-                                    kwargs={"autocommit": False})
+                                    kwargs={"autocommit": True})
         try:
             self._pool.open(wait=True, timeout=15)
         except Exception as exc:
@@ -195,13 +195,23 @@ class PgStore(GameStore):
 
     @contextmanager
     def _reading(self) -> Iterator[Any]:
+        """A pooled connection in autocommit: each read is one round trip (a BEGIN and a
+        COMMIT around it would make three)."""
+        try:
+            with self._pool.connection() as raw:
+                yield _Connection(raw)
+        except self._psycopg.Error as exc:
+            raise self._error(exc) from None
+
+    @contextmanager
+    def _tx(self) -> Iterator[Any]:
+        """A pooled connection in one transaction, committed when the block ends (rolled
+        back if it raises)."""
         try:
             with self._pool.connection() as raw, raw.transaction():
                 yield _Connection(raw)
         except self._psycopg.Error as exc:
             raise self._error(exc) from None
-
-    _tx = _reading  # every block is one transaction, committed when it ends
 
 
 def open_store(location: str) -> GameStore:
