@@ -52,6 +52,9 @@ def test_a_transfer_code_takes_the_games_to_a_second_browser(browser: Browser,
     first = phone.new_page()
     first.goto(site + "/")
     expect(first.locator("#moves")).to_have_text("0")  # the page made a game, and a player
+    first.evaluate("""fetch('/api/player/settings', {method: 'POST',
+        headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify({settings: {felt: 'light'}})})""")
     first.goto(site + "/static/player.html")
     expect(first.locator("#me-status")).to_have_text(re.compile(r"Games kept for you: [1-9]"))
     first.click("#me-make")
@@ -67,6 +70,8 @@ def test_a_transfer_code_takes_the_games_to_a_second_browser(browser: Browser,
     expect(second.locator("#me-code")).to_have_text(
         "This browser now plays as you did on the other device.")
     expect(second.locator("#me-status")).to_have_text(re.compile(r"Games kept for you: [1-9]"))
+    kept = second.evaluate("JSON.parse(localStorage.getItem('kabale.settings'))")
+    assert kept["felt"] == "light"  # the other device's settings came along
     second.on("dialog", lambda dialog: dialog.accept())
     second.click("#me-delete")
     expect(second.locator("#me-status")).to_have_text("Everything of yours is deleted.")

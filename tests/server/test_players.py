@@ -23,7 +23,7 @@ SITE = Site(allowed_hosts=("cards.test",))
 #: the routes that take no game id; a new one must be added here, after asking how one
 #: player could reach another's data through it
 NOT_GAME_ROUTES = {"/", "/api/variants", "/api/stats", "/api/stats/reset", "/api/daily/past",
-                   "/api/games", "/api/player", "/api/player/nickname",
+                   "/api/games", "/api/player", "/api/player/nickname", "/api/player/settings",
                    "/api/player/transfer", "/api/player/redeem", "/api/player/delete",
                    "/api/leaderboard", "/leaderboard", "/static"}
 
@@ -257,5 +257,25 @@ def test_local_play_has_one_player_and_no_player_routes(tmp_path: Path) -> None:
         assert res.status_code == 201 and "set-cookie" not in res.headers
         assert client.get(f"/api/games/{res.json()['id']}").status_code == 200
         assert client.get("/api/player").status_code == 404
+        kept = client.post("/api/player/settings", json={"settings": {"lang": "nb"}})
+        assert kept.status_code == 200  # the page keeps its settings for the local player
     with sqlite3.connect(tmp_path / "k.db") as conn:
         assert conn.execute("SELECT player FROM games").fetchall() == [("local",)]
+
+
+def test_the_pages_settings_are_kept_and_travel_with_a_transfer_code(
+        site_app: Starlette) -> None:
+    with browser(site_app) as phone, browser(site_app) as laptop:
+        new_game(phone)
+        kept = {"lang": "da", "back": "red", "timer": False}
+        res = phone.post("/api/player/settings", json={"settings": kept})
+        assert res.status_code == 200 and res.json() == {"settings": kept}
+        for bad in ({"x" * 21: True}, {"lang": "<" + "x" * 30}, {"a": [1]}, [1],
+                    {str(n): True for n in range(31)}):
+            refused = phone.post("/api/player/settings", json={"settings": bad})
+            assert refused.status_code == 400, bad
+        code = phone.post("/api/player/transfer").json()["code"]
+        assert laptop.post("/api/player/redeem", json={"code": code}).json()["settings"] == kept
+        assert laptop.get("/api/player").json()["settings"] == kept
+        nobody = browser(site_app)
+        assert nobody.post("/api/player/settings", json={"settings": {}}).status_code == 404

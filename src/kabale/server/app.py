@@ -28,7 +28,7 @@ from starlette.staticfiles import StaticFiles
 
 from kabale.core.errors import KabaleError
 from kabale.core.variants import ALIASES, DESCRIPTIONS, OPTIONS, parse_variant
-from kabale.server import board_api
+from kabale.server import board_api, player_api
 from kabale.server.deals import (
     SEARCH_SECONDS,
     DayNotOverError,
@@ -310,6 +310,7 @@ def create_app(db_path: str, effort: EffortSetting = "quick",
         Route("/api/stats/reset", reset_stats, methods=["POST"]),
         Route("/api/daily/past", daily_past),
         Route("/api/leaderboard", board_api.leaderboard),
+        Route("/api/player/settings", player_api.settings, methods=["POST"]),
         Route("/leaderboard", board_api.page),
         Route("/api/games", create_game, methods=["POST"]),
         Route(game, fetching(get_game)),
@@ -323,8 +324,6 @@ def create_app(db_path: str, effort: EffortSetting = "quick",
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     if site is not None:
-        from kabale.server import player_api
-
         routes[-1:-1] = [
             Route("/api/player", player_api.me),
             Route("/api/player/nickname", player_api.nickname, methods=["POST"]),

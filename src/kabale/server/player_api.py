@@ -15,11 +15,13 @@ from kabale.storage.db import StorageError
 from kabale.storage.players import (
     TransferCodeError,
     check_nickname,
+    check_settings,
     delete_player,
     make_transfer_code,
     player_info,
     redeem_transfer_code,
     set_nickname,
+    set_settings,
 )
 
 
@@ -42,10 +44,12 @@ def _me(request: Request) -> str:
 
 
 async def me(request: Request) -> Response:
-    """``GET /api/player``: ``{"player": bool, "nickname", "created", "games"}``."""
+    """``GET /api/player``: ``{"player": bool, "nickname", "created", "games",
+    "settings"}``."""
     player = player_of(request)
     if not player:
-        return JSONResponse({"player": False, "nickname": None, "created": None, "games": 0})
+        return JSONResponse({"player": False, "nickname": None, "created": None, "games": 0,
+                             "settings": {}})
     try:
         info = player_info(service(request).store, player)
     except StorageError as exc:
@@ -66,6 +70,21 @@ async def nickname(request: Request) -> Response:
     except KabaleError as exc:
         raise ApiError(400, str(exc)) from None
     return JSONResponse({"nickname": checked})
+
+
+async def settings(request: Request) -> Response:
+    """``POST /api/player/settings {"settings": {...}}``: keep the page's settings (under
+    `kabale play` too, for the local player; 404 without a player)."""
+    data = await read_json(request)
+    _fields(data, {"settings"})
+    try:
+        checked = check_settings(data.get("settings"))
+        set_settings(service(request).store, _me(request), checked)
+    except StorageError as exc:
+        raise ApiError(503, str(exc)) from None
+    except KabaleError as exc:
+        raise ApiError(400, str(exc)) from None
+    return JSONResponse({"settings": checked})
 
 
 async def transfer(request: Request) -> Response:

@@ -71,7 +71,7 @@ class NewerSchemaError(KabaleError):
 #: the tables of version 3, in the SQL that both SQLite and PostgreSQL accept
 PLAYER_TABLES = (
     "CREATE TABLE IF NOT EXISTS players (id TEXT PRIMARY KEY, created REAL NOT NULL,"
-    " seen REAL NOT NULL, nickname TEXT)",
+    " seen REAL NOT NULL, nickname TEXT, settings TEXT NOT NULL DEFAULT '{}')",
     "CREATE TABLE IF NOT EXISTS player_tokens (hash TEXT PRIMARY KEY, player TEXT NOT NULL,"
     " created REAL NOT NULL)",
     "CREATE INDEX IF NOT EXISTS player_tokens_player ON player_tokens (player)",

@@ -14,6 +14,7 @@ were shown, and the player row with its nickname.
 from __future__ import annotations
 
 import hashlib
+import json
 import secrets
 import string
 import time
@@ -30,6 +31,7 @@ TRANSFER_SECONDS = 15 * 60
 CODE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c not in "01IO")
 CODE_LENGTH = 12
 NICKNAME_MAX = 24
+SETTINGS_MAX = 30
 #: how often a player's ``seen`` time is written (seconds)
 SEEN_EVERY = 24 * 3600
 #: a player not seen this long is forgotten by forget_idle_players (the cookie's life)
@@ -174,13 +176,45 @@ def set_nickname(store: GameStore, player: str, name: str | None) -> None:
         conn.execute("UPDATE players SET nickname=? WHERE id=?", (name, player))
 
 
+def check_settings(value: object) -> dict[str, str | bool | int]:
+    """The page's settings as stored: an object of at most SETTINGS_MAX entries, each a
+    name of at most 20 letters and a true/false, a whole number or a text of at most 20
+    characters. KabaleError saying what is wrong."""
+    if not isinstance(value, dict) or len(value) > SETTINGS_MAX:
+        raise KabaleError(f"settings must be an object of at most {SETTINGS_MAX} entries")
+    for name, item in value.items():
+        if not (isinstance(name, str) and name.isascii() and name.isalnum()
+                and len(name) <= 20):
+            raise KabaleError(f"bad setting name {name!r}: up to 20 letters and digits")
+        good = (isinstance(item, bool) or (isinstance(item, int) and abs(item) < 10**6)
+                or (isinstance(item, str) and len(item) <= 20 and item.isprintable()))
+        if not good:
+            raise KabaleError(f"bad value of setting {name!r}: true/false, a whole number or "
+                              "a short text")
+    return dict(value)
+
+
+def set_settings(store: GameStore, player: str, settings: dict[str, str | bool | int]
+                 ) -> None:
+    """Keep the page's settings for the player (they travel with a transfer code)."""
+    with store._tx() as conn:
+        conn.execute("UPDATE players SET settings=? WHERE id=?",
+                     (json.dumps(settings, sort_keys=True), player))
+
+
 def player_info(store: GameStore, player: str) -> dict[str, object]:
-    """What the player may read about themself: nickname, since when, how many games."""
+    """What the player may read about themself: nickname, since when, how many games,
+    the page's settings."""
     with store._reading() as conn:
-        row = conn.execute("SELECT created, nickname FROM players WHERE id=?",
+        row = conn.execute("SELECT created, nickname, settings FROM players WHERE id=?",
                            (player,)).fetchone()
         games = conn.execute("SELECT COUNT(*) FROM games WHERE player=?",
                              (player,)).fetchone()[0]
     if row is None:
-        return {"nickname": None, "created": None, "games": 0}
-    return {"nickname": row[1], "created": row[0], "games": int(games)}
+        return {"nickname": None, "created": None, "games": 0, "settings": {}}
+    try:
+        settings = json.loads(row[2])
+    except ValueError:
+        settings = {}
+    return {"nickname": row[1], "created": row[0], "games": int(games),
+            "settings": settings if isinstance(settings, dict) else {}}

@@ -3,7 +3,7 @@
 // play` there is one local player and nothing to do here.
 
 import { localize, number, pickLanguage, setLanguage, t } from "./i18n.js";
-import { loadSettings } from "./settings.js";
+import { loadSettings, saveSettings } from "./settings.js";
 
 const $ = (id) => document.getElementById(id);
 const status = $("me-status");
@@ -35,7 +35,12 @@ $("me-redeem").addEventListener("submit", async (event) => {
   event.preventDefault();
   const res = await post("/api/player/redeem", { code: $("me-code-input").value });
   $("me-code").textContent = t(res.ok ? "me.move.done" : "me.move.bad");
-  if (res.ok) show();
+  if (res.ok) {
+    // The settings the player kept on the other device are this browser's from now on.
+    const kept = (await res.json()).settings || {};
+    if (Object.keys(kept).length) saveSettings({ ...loadSettings(), ...kept });
+    show();
+  }
 });
 
 $("me-delete").addEventListener("click", async () => {
