@@ -118,7 +118,10 @@ class GameService:
         move of the save (0.3-0.4 s for 10,000), and the event loop serves everyone else
         meanwhile. Requests for a game being loaded share its one load, so that no two live
         copies of a game ever take moves."""
-        owner = self.store.owner(game_id)
+        # A round trip to another machine is made off the event loop; SQLite's read of one
+        # indexed row costs less than the hop to a thread.
+        owner = (await run_in_threadpool(self.store.owner, game_id) if self.store.remote
+                 else self.store.owner(game_id))
         if owner is None or owner[0] != player:
             raise GameNotFoundError(f"no game with id {quoted(game_id)}")
         cached = self._cache.get(game_id)

@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 
+from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -111,10 +112,8 @@ class Players:
             return
         store: GameStore = scope["app"].state.games.store
         try:
-            player = player_of_token(store, token_of(Headers(scope=scope)))
-            token = None
-            if player is None and scope["method"] == "POST" and path == MAKES_PLAYER:
-                player, token = new_player(store)
+            player, token = await self._player(store, token_of(Headers(scope=scope)),
+                                               scope["method"] == "POST" and path == MAKES_PLAYER)
         except StorageError:
             await _answer(send, 503, "the game database cannot be used now; try again soon",
                           guarded=True)
@@ -131,6 +130,20 @@ class Players:
             await send(message)
 
         await self.app(scope, receive, send_cookie)
+
+    @staticmethod
+    async def _player(store: GameStore, cookie: str | None, make: bool
+                      ) -> tuple[str | None, str | None]:
+        """(the player of ``cookie``, None), or with ``make`` and no such player (a new
+        player, its token); off the event loop for a remote store."""
+
+        def find() -> tuple[str | None, str | None]:
+            player = player_of_token(store, cookie)
+            if player is None and make:
+                return new_player(store)
+            return player, None
+
+        return await run_in_threadpool(find) if store.remote else find()
 
 
 #: which limit a request counts against: (method, last part of the path) -> kind

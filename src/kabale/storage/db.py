@@ -201,6 +201,10 @@ def make_private(path: Path) -> None:
 class GameStore:
     """Games and statistics in one SQLite file. Safe to share between threads."""
 
+    #: whether a call waits on another machine (storage.pg): the server then makes the
+    #: calls of every request off its event loop where it can
+    remote = False
+
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         self.problems: list[str] = []

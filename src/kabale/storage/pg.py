@@ -125,6 +125,8 @@ class _Connection:
 class PgStore(GameStore):
     """The game store on PostgreSQL (see the module docstring); safe between threads."""
 
+    remote = True
+
     def __init__(self, url: str, pool_size: int = POOL_SIZE) -> None:
         try:
             import psycopg
