@@ -50,8 +50,9 @@ def test_a_transfer_code_takes_the_games_to_a_second_browser(browser: Browser,
                                                              site: str) -> None:
     phone, laptop = browser.new_context(), browser.new_context()
     first = phone.new_page()
-    first.goto(site + "/")
-    expect(first.locator("#moves")).to_have_text("0")  # the page made a game, and a player
+    with first.expect_response(lambda r: r.url.endswith("/api/games")) as made:
+        first.goto(site + "/")  # the page makes a game, and so a player
+    assert made.value.status == 201
     first.evaluate("""fetch('/api/player/settings', {method: 'POST',
         headers: {'Content-Type': 'application/json'},
         body: JSON.stringify({settings: {felt: 'light'}})})""")
