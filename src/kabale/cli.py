@@ -74,6 +74,9 @@ def build_parser(command: str | None = None) -> Parser:
     play.add_argument("--text", action="store_true",
                       help=f"play in the terminal reading stdin: {TEXT_HELP}")
 
+    from .server import serve  # stdlib only at import
+
+    serve.configure(sub.add_parser("serve", help="host kabale for many players (docs/deploy.md)"))
     solve = sub.add_parser("solve", help="decide a deal with full information")
     hint = sub.add_parser("hint", help="the best move of a game log, from the player's view")
     autoplay = sub.add_parser("autoplay", help="the bot plays deals; prints each result")
@@ -165,6 +168,10 @@ def run(args: argparse.Namespace) -> int:
 
         return launch.main(args.variant, args.seed, args.port, not args.no_browser, args.db,
                            args.effort)
+    if args.command == "serve":
+        from .server import serve
+
+        return serve.main(args)
     if args.command in ("analyze", "report"):
         from .analysis import cli as analysis_cli
 

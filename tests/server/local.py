@@ -3,6 +3,8 @@ port (the Host rule of DESIGN.md §3c), declaring JSON on every request (the POS
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
@@ -15,3 +17,37 @@ def local_client(app: Starlette, raise_server_exceptions: bool = False) -> TestC
     """A TestClient for ``app`` (use it in a ``with`` block)."""
     return TestClient(app, base_url=BASE, raise_server_exceptions=raise_server_exceptions,
                       headers={"Content-Type": "application/json"})
+
+
+#: the two doors to the same game: `kabale play` (one local player) and `kabale serve`
+#: (players by cookie, on the loopback name the in-process client uses, with limits too high
+#: to get in a test's way)
+DOORS = ("play", "serve")
+
+
+def door_app(tmp_path: Path, door: str) -> Starlette:
+    """The app as ``door`` serves it, over a fresh database in ``tmp_path``."""
+    from kabale.server.app import create_app
+    from kabale.server.site import Limits, Site
+
+    many = 10**6
+    site = (Site(allowed_hosts=("127.0.0.1",),
+                 limits=Limits(games=many, moves=many, help=many, transfer=many))
+            if door == "serve" else None)
+    return create_app(str(tmp_path / "games.db"), effort="quick", search_seconds=60.0,
+                      site=site)
+
+
+def player_for(app: Starlette, client: TestClient) -> str:
+    """The player ``client`` plays as (made now, by a first game, on `kabale serve`), for a
+    test that puts a game straight into the store."""
+    from kabale.server.site import COOKIE
+    from kabale.storage.players import player_of_token
+
+    if app.state.site is None:
+        return "local"
+    if COOKIE not in client.cookies:
+        assert client.post("/api/games", json={"variant": "klondike"}).status_code == 201
+    player = player_of_token(app.state.games.store, client.cookies[COOKIE])
+    assert player is not None
+    return player

@@ -13,13 +13,21 @@ import json
 import random
 import re
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
+from local import DOORS, door_app
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 from kabale.core.state import State
+
+
+@pytest.fixture(params=DOORS)
+def app(request: pytest.FixtureRequest, tmp_path: Path) -> Starlette:
+    """Every test here runs against both doors: `kabale play` and `kabale serve`."""
+    return door_app(tmp_path, request.param)
 
 CODE = re.compile(r"(?<![0-9A-Za-z])([A2-9TJQK][SHDC])(?![0-9A-Za-z])")
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from local import local_client
+from local import DOORS, door_app, local_client, player_for
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 from test_store import one_move_from_winning
@@ -23,6 +23,12 @@ import kabale
 from kabale.core.variants import parse_variant
 from kabale.server.app import create_app
 from kabale.server.deals import measure, utc_today
+
+
+@pytest.fixture(params=DOORS)
+def app(request: pytest.FixtureRequest, tmp_path: Path) -> Starlette:
+    """Every test here runs against both doors: `kabale play` and `kabale serve`."""
+    return door_app(tmp_path, request.param)
 
 
 def new(client: TestClient, **spec: Any) -> dict[str, Any]:
@@ -137,7 +143,7 @@ def test_a_lost_game_that_can_be_undone_keeps_its_number_secret(app: Starlette,
                                                                  client: TestClient) -> None:
     # Deal 12 of draw 3 with one pass: after drawing the stock through, nothing can move.
     secret = secret_copy(kabale.Game.from_deal_id("klondike:draw=3,passes=1#12"))
-    app.state.games.store.add("lost", secret)
+    app.state.games.store.add("lost", secret, player=player_for(app, client))
     gid = "lost"
     for _ in range(8):
         body = client.post(f"/api/games/{gid}/moves", json={"move": "d"}).json()
@@ -176,8 +182,9 @@ def test_revealing_the_number_mid_game_counts_as_help(app: Starlette,
                                                       client: TestClient) -> None:
     today = utc_today().isoformat()
     store = app.state.games.store
-    store.add("alone", secret_copy(one_move_from_winning()), daily=today)
-    store.add("solver", secret_copy(one_move_from_winning()), daily=today)
+    me = player_for(app, client)
+    store.add("alone", secret_copy(one_move_from_winning()), daily=today, player=me)
+    store.add("solver", secret_copy(one_move_from_winning()), daily=today, player=me)
     revealed = client.post("/api/games/solver/reveal").json()
     assert revealed["observation"]["deal_id"] and revealed["assisted"] is True
     won = client.post("/api/games/solver/moves", json={"move": "1>f"}).json()
@@ -201,7 +208,7 @@ def test_revealing_the_number_mid_game_counts_as_help(app: Starlette,
 def test_looking_back_is_read_only_and_waits_for_the_end(app: Starlette,
                                                         client: TestClient) -> None:
     app.state.games.store.add("lost", secret_copy(
-        kabale.Game.from_deal_id("klondike:draw=3,passes=1#12")))
+        kabale.Game.from_deal_id("klondike:draw=3,passes=1#12")), player=player_for(app, client))
     for _ in range(8):
         body = client.post("/api/games/lost/moves", json={"move": "d"}).json()
     assert body["observation"]["outcome"] == "lost" and body["can_undo"]
@@ -229,7 +236,8 @@ def test_what_outcome_s_timing_hints_the_player_may_see_for_free(app: Starlette,
     # its time hints at the depth of the first playable stock card (core.observe). Here is
     # what the player can do in that very position instead: draw until a move shows, look,
     # and undo back, which costs nothing and is no help. Deal 12 starts so.
-    app.state.games.store.add("g", secret_copy(kabale.Game.new("klondike", 12)))
+    app.state.games.store.add("g", secret_copy(kabale.Game.new("klondike", 12)),
+                              player=player_for(app, client))
     start = client.get("/api/games/g").json()
     assert start["observation"]["legal"] == ["d"]
     stock = true_game(app, start).state.stock
@@ -252,7 +260,8 @@ def test_a_daily_game_won_after_its_day_was_published_counts_as_help(
     # Start today's deal before midnight (UTC), read its number from GET /api/daily/past
     # after midnight, win it: that win had every card known.
     yesterday = (utc_today() - dt.timedelta(days=1)).isoformat()
-    app.state.games.store.add("late", secret_copy(one_move_from_winning()), daily=yesterday)
+    app.state.games.store.add("late", secret_copy(one_move_from_winning()), daily=yesterday,
+                              player=player_for(app, client))
     won = client.post("/api/games/late/moves", json={"move": "1>f"}).json()
     assert won["status"] == "won" and won["assisted"] is True and won["rank"] is None
     stats = client.get("/api/stats", params={"variant": "klondike"}).json()["variants"][0]

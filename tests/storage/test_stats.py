@@ -8,7 +8,7 @@ import sqlite3
 from pathlib import Path
 
 import kabale
-from kabale.storage.db import GameStore
+from kabale.storage.db import SCHEMA_VERSION, GameStore
 from kabale.storage.stats import daily_summary, rank_of, summarize
 
 #: the games table as schema version 1 wrote it (before help and daily deals were recorded)
@@ -76,7 +76,7 @@ def test_an_older_database_gets_the_new_columns_and_keeps_its_games(tmp_path: Pa
     assert store.stats("klondike")["played"] == 1
     store.close()
     with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
 
 
 def test_a_day_won_only_with_help_is_no_day_won() -> None:

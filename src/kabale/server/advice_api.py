@@ -39,6 +39,7 @@ from kabale.server.handling import (
     answer,
     daily_secret,
     game_error,
+    player_of,
     read_json,
     service,
 )
@@ -141,14 +142,15 @@ async def create_chosen(request: Request, data: dict[str, Any]) -> Response:
             # A daily deal counts once: after a game of it showed its cards (it ended, or its
             # number was revealed), a new game of it is played knowing them, whoever plays
             # it (the players of one server share its deals and statistics).
-            assisted = daily_was_shown(service(request).store, str(variant), date.isoformat())
+            assisted = daily_was_shown(service(request).store, str(variant), date.isoformat(),
+                                       player_of(request))
         elif winnable or grade is not None:
             seed, info = await _think(request, advisor.chosen_deal(variant, grade))
             game = secret_game(variant, seed)
         else:  # every choice false or null: a plain random deal
             game, info = Game.new(variant), DealInfo()
         entry = service(request).start(game, assisted=assisted, daily=info.daily,
-                                       info=info.to_dict())
+                                       info=info.to_dict(), player=player_of(request))
     except StorageError as exc:
         raise ApiError(503, str(exc)) from None
     except KabaleError as exc:
@@ -173,13 +175,21 @@ async def hint(request: Request) -> Response:
 
 async def chance(request: Request) -> Response:
     """``GET /api/games/{id}/chance``: the chance the position can still be won, from what
-    the player has seen, with its 95% interval (the page's meter)."""
+    the player has seen, with its 95% interval (the page's meter); a game in play is marked
+    assisted."""
     await read_json(request)
     try:
         entry = service(request).get(request.path_params["game_id"])
     except Exception as exc:
         raise game_error(exc) from None
     found = await _think(request, _advisor(request).chance(entry.id, entry.game))
+    if entry.status == "playing":
+        # The win chance is help too (it says whether a line can still be won): a game it
+        # was asked in has no place on the daily leaderboards (storage.leaderboard).
+        try:
+            entry = service(request).assist(entry.id)
+        except Exception as exc:
+            raise game_error(exc) from None
     return JSONResponse({"id": entry.id, "moves_made": entry.game.moves_made,
                          "chance": found.to_dict()})
 
@@ -284,7 +294,7 @@ async def replay(request: Request) -> Response:
     fresh = entry.game.opening(at)  # its positions are kept: replaying them took 0.7 s
     fresh.reveal()
     try:
-        new = service(request).start(fresh, assisted=True,
+        new = service(request).start(fresh, assisted=True, player=entry.player,
                                      info={**entry.info, "replay_of": entry.id, "from": at})
     except StorageError as exc:
         raise ApiError(503, str(exc)) from None

@@ -28,6 +28,7 @@ from starlette.staticfiles import StaticFiles
 
 from kabale.core.errors import KabaleError
 from kabale.core.variants import ALIASES, DESCRIPTIONS, OPTIONS, parse_variant
+from kabale.server import board_api, player_api
 from kabale.server.deals import (
     SEARCH_SECONDS,
     DayNotOverError,
@@ -42,10 +43,13 @@ from kabale.server.handling import (
     answer,
     daily_secret,
     game_error,
+    player_of,
     read_json,
     service,
 )
+from kabale.server.site import Players, RateLimits, Site
 from kabale.storage.db import GameStore, StorageError
+from kabale.storage.pg import open_store
 from kabale.storage.secret import server_secret
 
 if TYPE_CHECKING:
@@ -90,7 +94,7 @@ async def create_game(request: Request) -> Response:
         raise ApiError(400, "deal_id must be a string like 'klondike#7', given without variant"
                             " or seed")
     try:
-        entry = service(request).create(variant, seed, deal_id)
+        entry = service(request).create(variant, seed, deal_id, player_of(request))
     except StorageError as exc:
         raise ApiError(503, str(exc)) from None
     except KabaleError as exc:
@@ -197,17 +201,18 @@ async def stats(request: Request) -> Response:
     store: GameStore = service(request).store
     name = _stats_variant(request.query_params.get("variant"))
     try:
-        return JSONResponse(await run_in_threadpool(_stats_of, store, name))
+        return JSONResponse(await run_in_threadpool(_stats_of, store, name,
+                                                    player_of(request)))
     except StorageError as exc:
         raise ApiError(503, str(exc)) from None
 
 
-def _stats_of(store: GameStore, name: str | None) -> dict[str, Any]:
+def _stats_of(store: GameStore, name: str | None, player: str) -> dict[str, Any]:
     today = utc_today()  # the daily deals' days are UTC days (server.deals)
     if name is not None:
-        return {"variants": [store.stats(name, today)]}
-    return {"variants": [store.stats(n, today) for n in store.variants_played()],
-            "all": store.stats_all()}
+        return {"variants": [store.stats(name, today, player)]}
+    return {"variants": [store.stats(n, today, player) for n in store.variants_played(player)],
+            "all": store.stats_all(player)}
 
 
 def fetching(endpoint: Callable[[Request], Awaitable[Response]],
@@ -217,7 +222,8 @@ def fetching(endpoint: Callable[[Request], Awaitable[Response]],
 
     async def route(request: Request) -> Response:
         try:
-            await service(request).fetch(request.path_params["game_id"])
+            # another player's game is answered as an unknown one: 404
+            await service(request).fetch(request.path_params["game_id"], player_of(request))
         except Exception as exc:
             raise game_error(exc) from None
         return await endpoint(request)
@@ -234,7 +240,8 @@ async def reset_stats(request: Request) -> Response:
     if unknown:
         raise ApiError(400, f"unknown field(s) {unknown}; valid: variant")
     try:
-        removed = service(request).store.reset_stats(_stats_variant(data.get("variant")))
+        removed = service(request).store.reset_stats(_stats_variant(data.get("variant")),
+                                                     player_of(request))
     except StorageError as exc:
         raise ApiError(503, str(exc)) from None
     return JSONResponse({"removed": removed})
@@ -286,8 +293,11 @@ async def _no_solver(request: Request) -> Response:
 
 
 def create_app(db_path: str, effort: EffortSetting = "quick",
-               search_seconds: float = SEARCH_SECONDS) -> Starlette:
-    """The web game over the SQLite database at ``db_path`` (created if missing); the
+               search_seconds: float = SEARCH_SECONDS, site: Site | None = None,
+               advice_workers: int = 2) -> Starlette:
+    """The web game over the SQLite database at ``db_path`` (created if missing; or a
+    postgresql:// URL, storage.pg); with
+    ``site`` a hosted server of many players (server.site), else `kabale play`'s one; the
     advisor thinks at ``effort`` (a level's name, or an Effort per family, for tests), and a
     request for a chosen deal looks for at most about ``search_seconds``. In a
     kabale built without the solver's kernels, ``app.state.advisor`` is None and the help
@@ -299,6 +309,9 @@ def create_app(db_path: str, effort: EffortSetting = "quick",
         Route("/api/stats", stats),
         Route("/api/stats/reset", reset_stats, methods=["POST"]),
         Route("/api/daily/past", daily_past),
+        Route("/api/leaderboard", board_api.leaderboard),
+        Route("/api/player/settings", player_api.settings, methods=["POST"]),
+        Route("/leaderboard", board_api.page),
         Route("/api/games", create_game, methods=["POST"]),
         Route(game, fetching(get_game)),
         Route(game + "/moves", fetching(play_move), methods=["POST"]),
@@ -306,11 +319,20 @@ def create_app(db_path: str, effort: EffortSetting = "quick",
         Route(game + "/redo", fetching(redo), methods=["POST"]),
         Route(game + "/resign", fetching(resign), methods=["POST"]),
         Route(game + "/reveal", fetching(reveal), methods=["POST"]),
-        *(Route(f"{game}/{name}", _no_solver if NO_SOLVER else fetching(
-            getattr(advice_api, name)), methods=methods) for name, methods in HELP_ROUTES.items()),
+        *(Route(f"{game}/{name}", fetching(_no_solver if NO_SOLVER else getattr(
+            advice_api, name)), methods=methods) for name, methods in HELP_ROUTES.items()),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    advisor = None if NO_SOLVER else Advisor(effort, search_seconds=search_seconds)
+    if site is not None:
+        routes[-1:-1] = [
+            Route("/api/player", player_api.me),
+            Route("/api/player/nickname", player_api.nickname, methods=["POST"]),
+            Route("/api/player/transfer", player_api.transfer, methods=["POST"]),
+            Route("/api/player/redeem", player_api.redeem, methods=["POST"]),
+            Route("/api/player/delete", player_api.delete, methods=["POST"]),
+        ]
+    advisor = None if NO_SOLVER else Advisor(effort, workers=advice_workers,
+                                             search_seconds=search_seconds)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -320,12 +342,14 @@ def create_app(db_path: str, effort: EffortSetting = "quick",
 
     app = Starlette(
         routes=routes,
-        middleware=[Middleware(Guard)],
+        middleware=[Middleware(Guard, site=site), Middleware(RateLimits, site=site),
+                    Middleware(Players, site=site)],
         exception_handlers={ApiError: _api_error, HTTPException: _http_error, Exception: _crash},
         lifespan=lifespan,
     )
     app.state.advisor = advisor
-    store = GameStore(db_path)
+    app.state.site = site
+    store = open_store(db_path)
     app.state.games = GameService(store)
     # Made on the first start and kept in the database (storage.secret): the daily deals.
     # A database that cannot be written now is tried again by the first daily request.

@@ -17,10 +17,10 @@ from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 
-from kabale.core.errors import IllegalMoveError, KabaleError
+from kabale.core.errors import IllegalMoveError, KabaleError, quoted
 from kabale.core.game import Game
 from kabale.server.deals import DealInfo, utc_today
-from kabale.storage.db import GameStore, StoredGame
+from kabale.storage.db import LOCAL_PLAYER, GameNotFoundError, GameStore, StoredGame
 from kabale.storage.secret import mark_daily_shown
 
 #: Idle gaps longer than this count only this long towards a game's elapsed time (seconds).
@@ -46,6 +46,14 @@ class Entry:
     assisted: bool = False
     daily: str | None = None
     info: dict[str, Any] = field(default_factory=dict)
+    player: str = LOCAL_PLAYER
+    rev: int = 0
+
+    @classmethod
+    def of(cls, stored: StoredGame) -> Entry:
+        """The live entry of a game read from the store."""
+        return cls(stored.id, stored.game, stored.status, stored.elapsed, time.time(),
+                   stored.assisted, stored.daily, stored.info or {}, stored.player, stored.rev)
 
     def tick(self, now: float) -> None:
         """Add the time since the last action (capped at IDLE_CAP) to ``elapsed``."""
@@ -69,37 +77,56 @@ class GameService:
         return entry
 
     def create(self, variant: str | None = None, seed: int | None = None,
-               deal_id: str | None = None) -> Entry:
-        """Deal a new game (by variant and optional seed, or by deal id) and store it."""
+               deal_id: str | None = None, player: str = LOCAL_PLAYER) -> Entry:
+        """Deal a new game of ``player`` (by variant and optional seed, or by deal id) and
+        store it."""
         if deal_id is not None:
             game = Game.from_deal_id(deal_id)
         else:
             game = Game.new(variant if variant is not None else "klondike", seed)
-        return self.start(game)
+        return self.start(game, player=player)
 
     def start(self, game: Game, *, assisted: bool = False, daily: str | None = None,
-              info: dict[str, Any] | None = None) -> Entry:
-        """Store ``game`` as a new game in play (see Entry for the rest) and return it."""
+              info: dict[str, Any] | None = None, player: str = LOCAL_PLAYER) -> Entry:
+        """Store ``game`` as a new game of ``player`` in play (see Entry for the rest) and
+        return it."""
         game_id = secrets.token_urlsafe(18)
         now = time.time()
         info = info or {}
-        self.store.add(game_id, game, now, assisted=assisted, daily=daily, info=info)
-        return self._remember(Entry(game_id, game, "playing", 0.0, now, assisted, daily, info))
+        self.store.add(game_id, game, now, assisted=assisted, daily=daily, info=info,
+                       player=player)
+        return self._remember(Entry(game_id, game, "playing", 0.0, now, assisted, daily, info,
+                                    player, 0))
 
     def get(self, game_id: str) -> Entry:
         """The live game with this id, loaded from the store if needed."""
         entry = self._cache.get(game_id)
         if entry is None:
-            stored = self.store.load(game_id)
-            entry = Entry(stored.id, stored.game, stored.status, stored.elapsed, time.time(),
-                          stored.assisted, stored.daily, stored.info or {})
+            entry = Entry.of(self.store.load(game_id))
         return self._remember(entry)
 
-    async def fetch(self, game_id: str) -> Entry:
-        """:meth:`get`, with a load from the store run in a thread: loading replays every
+    def forget(self, player: str) -> None:
+        """Drop every cached game of ``player`` (their data was deleted)."""
+        for game_id in [k for k, e in self._cache.items() if e.player == player]:
+            del self._cache[game_id]
+
+    async def fetch(self, game_id: str, player: str = LOCAL_PLAYER) -> Entry:
+        """:meth:`get` for ``player``: another player's game, like an unknown one, raises
+        GameNotFoundError with the same words. The game is read again when another process
+        (a second web worker or server on the same database) wrote it since it was cached:
+        its revision tells. A load from the store runs in a thread: loading replays every
         move of the save (0.3-0.4 s for 10,000), and the event loop serves everyone else
         meanwhile. Requests for a game being loaded share its one load, so that no two live
         copies of a game ever take moves."""
+        # A round trip to another machine is made off the event loop; SQLite's read of one
+        # indexed row costs less than the hop to a thread.
+        owner = (await run_in_threadpool(self.store.owner, game_id) if self.store.remote
+                 else self.store.owner(game_id))
+        if owner is None or owner[0] != player:
+            raise GameNotFoundError(f"no game with id {quoted(game_id)}")
+        cached = self._cache.get(game_id)
+        if cached is not None and cached.rev != owner[1]:
+            del self._cache[game_id]
         if game_id not in self._cache:
             pending = self._loading.get(game_id)
             if pending is None:
@@ -108,9 +135,7 @@ class GameService:
                 pending.add_done_callback(lambda _: self._loading.pop(game_id, None))
             stored = await asyncio.shield(pending)
             if game_id not in self._cache:  # the first of the requests that shared the load
-                self._remember(Entry(stored.id, stored.game, stored.status, stored.elapsed,
-                                     time.time(), stored.assisted, stored.daily,
-                                     stored.info or {}))
+                self._remember(Entry.of(stored))
         return self.get(game_id)
 
     def _open(self, game_id: str) -> Entry:
@@ -172,7 +197,11 @@ class GameService:
         """Mark the game as one the player had help in (statistics keep it apart)."""
         entry = self.get(game_id)
         if not entry.assisted:
-            self.store.mark_assisted(game_id)
+            try:
+                entry.rev = self.store.mark_assisted(game_id, entry.rev)
+            except BaseException:
+                self._cache.pop(entry.id, None)
+                raise
             entry.assisted = True
         return entry
 
@@ -194,11 +223,12 @@ class GameService:
         """The game's cards can now be seen (its end, or its number): for a daily deal,
         record it, so that a new game of that deal starts assisted (storage.secret)."""
         if entry.daily is not None:
-            mark_daily_shown(self.store, str(entry.game.variant), entry.daily)
+            mark_daily_shown(self.store, str(entry.game.variant), entry.daily, entry.player)
 
     def _write(self, entry: Entry) -> None:
         try:
-            self.store.save(entry.id, entry.game, entry.status, entry.elapsed)
+            entry.rev = self.store.save(entry.id, entry.game, entry.status, entry.elapsed,
+                                        rev=entry.rev)
         except BaseException:
             # The store refused the change: forget the live copy so the next request reloads
             # the last committed state instead of serving a change that was never saved.

@@ -21,11 +21,24 @@ from __future__ import annotations
 import ipaddress
 import json
 from collections.abc import Mapping
+from typing import Protocol
 
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kabale.core.errors import quoted
+
+
+class Site(Protocol):
+    """A hosted server's request rules (server.site.Site)."""
+
+    @property
+    def origins(self) -> tuple[str, ...]: ...
+
+    @property
+    def public_origin(self) -> str | None: ...
+
+    def host_allowed(self, host: str) -> bool: ...
 
 SECURITY_HEADERS: Mapping[str, str] = {
     "Content-Security-Policy": (
@@ -100,6 +113,37 @@ def origin_problem(origin: str | None, port: int | None) -> str | None:
     return None
 
 
+def site_host_problem(value: str | None, site: Site) -> str | None:
+    """A hosted server's Host rule: the name (any port) must be one of its allowed hosts."""
+    parts = split_host(value or "")
+    if parts is None or not site.host_allowed(parts[0]):
+        return (f"refused: Host {quoted(value)} is not a name this server answers to "
+                "(its allowed hosts: --allowed-host / KABALE_ALLOWED_HOSTS)")
+    return None
+
+
+def site_origin_problem(origin: str | None, host: str | None, fetch_site: str | None,
+                        method: str, site: Site, path: str = "/api/") -> str | None:
+    """A hosted server's Origin rule: a request from a page is this server's own (its
+    Origin is the public origin, one of the allowed origins, or the scheme and Host it was
+    sent to), and no browser says it is cross-site. With the cookie that now names the
+    player, this is what keeps another site's page from acting as them (CSRF): it cannot
+    send JSON without asking (and is never told yes), and its Origin gives it away. The API
+    is refused to another site's request even for a GET (a link or an image with the
+    player's cookie): some GETs count as help (the win chance)."""
+    if (method not in ("GET", "HEAD") or path.startswith("/api/")) and \
+            fetch_site == "cross-site":
+        return "refused: a page from another site may not use this server"
+    if origin is None:
+        return None
+    own = {f"http://{host}", f"https://{host}"} if host else set()
+    allowed = {*site.origins, *([site.public_origin] if site.public_origin else []), *own}
+    if origin.rstrip("/") not in allowed:
+        return (f"refused: a page from another origin ({quoted(origin)}) may not use this "
+                "server; open its own page instead")
+    return None
+
+
 def content_type_problem(method: str, content_type: str | None) -> str | None:
     """Why a request body's declared type is refused (every POST declares JSON), or None."""
     if method != "POST":
@@ -129,8 +173,9 @@ def _charset(params: str) -> str | None:
 class Guard:
     """ASGI middleware: refuse what the rules above refuse, add SECURITY_HEADERS to the rest."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, site: Site | None = None) -> None:
         self.app = app
+        self.site = site
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -139,8 +184,13 @@ class Guard:
         headers = Headers(scope=scope)
         server = scope.get("server")
         port = server[1] if server else None
-        refusal = host_problem(headers.get("host"), port) or origin_problem(
-            headers.get("origin"), port)
+        if self.site is None:
+            refusal = host_problem(headers.get("host"), port) or origin_problem(
+                headers.get("origin"), port)
+        else:
+            refusal = site_host_problem(headers.get("host"), self.site) or site_origin_problem(
+                headers.get("origin"), headers.get("host"), headers.get("sec-fetch-site"),
+                scope["method"], self.site, scope["path"])
         status = 403
         if refusal is None:
             refusal = content_type_problem(scope["method"], headers.get("content-type"))
@@ -157,9 +207,14 @@ class Guard:
         await self.app(scope, receive, send_with_headers)
 
 
-async def _answer(send: Send, status: int, error: str) -> None:
+async def _answer(send: Send, status: int, error: str,
+                  headers: list[tuple[bytes, bytes]] | None = None, *,
+                  guarded: bool = False) -> None:
+    """Answer ``{"error": error}`` with ``status``, ``headers`` and the security headers
+    (unless ``guarded``: sent through the Guard, which adds them)."""
     body = json.dumps({"error": error}).encode()
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"),
-                            (b"content-length", str(len(body)).encode()), *_RAW_HEADERS]})
+                            (b"content-length", str(len(body)).encode()), *(headers or []),
+                            *([] if guarded else _RAW_HEADERS)]})
     await send({"type": "http.response.body", "body": body})

@@ -12,7 +12,7 @@ from starlette.responses import JSONResponse, Response
 
 from kabale.core.errors import InvalidSaveError, KabaleError
 from kabale.server.games import Entry, GameOverError, GameService, payload
-from kabale.storage.db import GameNotFoundError, StorageError
+from kabale.storage.db import GameNotFoundError, StaleGameError, StorageError
 from kabale.storage.secret import server_secret
 
 MAX_BODY = 16 * 1024
@@ -58,6 +58,12 @@ async def read_json(request: Request) -> dict[str, Any]:
     return data
 
 
+def player_of(request: Request) -> str:
+    """The request's player (server.site.Players): "" when it has none, whom no game is of."""
+    player = request.scope.get("state", {}).get("player", "")
+    return player if isinstance(player, str) else ""
+
+
 def service(request: Request) -> GameService:
     service: GameService = request.app.state.games
     return service
@@ -83,7 +89,7 @@ def game_error(exc: Exception) -> ApiError:
         return ApiError(404, str(exc))
     if isinstance(exc, StorageError):
         return ApiError(503, str(exc))
-    if isinstance(exc, (GameOverError, InvalidSaveError)):
+    if isinstance(exc, (GameOverError, InvalidSaveError, StaleGameError)):
         return ApiError(409, str(exc))
     if isinstance(exc, KabaleError):
         return ApiError(422, str(exc))

@@ -33,41 +33,20 @@ from typing import Any
 
 from kabale.core.errors import InvalidSaveError, KabaleError, quoted
 from kabale.core.game import Game
+from kabale.storage.migrate import (
+    LOCAL_PLAYER,
+    SCHEMA_VERSION,
+    NewerSchemaError,
+    refuse_newer,
+    upgrade,
+)
 from kabale.storage.stats import daily_summary, rank_of, summarize
 
-__all__ = ["GameNotFoundError", "GameStore", "StorageError", "StoredGame", "default_db_path",
-           "summarize"]
+__all__ = ["LOCAL_PLAYER", "SCHEMA_VERSION", "GameNotFoundError", "GameStore",
+           "NewerSchemaError", "StorageError", "StoredGame", "default_db_path", "summarize"]
 
-SCHEMA_VERSION = 2
 FINISHED = ("won", "lost")
 STATUSES = ("playing", *FINISHED)
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    id        TEXT PRIMARY KEY,
-    deal_id   TEXT NOT NULL,
-    variant   TEXT NOT NULL,
-    save      TEXT NOT NULL,
-    status    TEXT NOT NULL CHECK (status IN ('playing', 'won', 'lost')),
-    started   REAL NOT NULL,
-    finished  REAL,
-    updated   REAL NOT NULL,
-    score     INTEGER NOT NULL DEFAULT 0,
-    moves     INTEGER NOT NULL DEFAULT 0,
-    elapsed   REAL NOT NULL DEFAULT 0,
-    assisted  INTEGER NOT NULL DEFAULT 0,
-    daily     TEXT,
-    info      TEXT NOT NULL DEFAULT '{}'
-);
-CREATE INDEX IF NOT EXISTS games_variant_finished ON games (variant, finished);
-"""
-#: columns added after schema version 1, each with its definition (added to older files)
-ADDED_COLUMNS = {
-    "assisted": "INTEGER NOT NULL DEFAULT 0",  # a hint, the bot or a replay helped (1)
-    "daily": "TEXT",                           # the date of a daily deal, YYYY-MM-DD
-    "info": "TEXT NOT NULL DEFAULT '{}'",      # how the deal was chosen (server.deals)
-}
-
 
 class GameNotFoundError(KabaleError):
     """No stored game has the requested id."""
@@ -75,6 +54,13 @@ class GameNotFoundError(KabaleError):
 
 class StorageError(KabaleError):
     """The database file cannot be read or written (damaged, locked, read-only, gone)."""
+
+
+class StaleGameError(KabaleError):
+    """The game was changed by another request (another window, another server process)
+    since this copy of it was read; the change was not written."""
+
+
 
 
 @dataclass(slots=True)
@@ -90,6 +76,8 @@ class StoredGame:
     assisted: bool = False
     daily: str | None = None
     info: dict[str, Any] | None = None
+    player: str = LOCAL_PLAYER
+    rev: int = 0
 
 
 def default_db_path(explicit: str | os.PathLike[str] | None = None) -> Path:
@@ -213,6 +201,10 @@ def make_private(path: Path) -> None:
 class GameStore:
     """Games and statistics in one SQLite file. Safe to share between threads."""
 
+    #: whether a call waits on another machine (storage.pg): the server then makes the
+    #: calls of every request off its event loop where it can
+    remote = False
+
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         self.problems: list[str] = []
@@ -238,24 +230,20 @@ class GameStore:
             # bytes instead of failing the whole query: a damaged save is then refused as
             # one (InvalidSaveError), and the statistics go on without that row.
             self._conn.text_factory = _lenient_text
+            try:  # before anything is written: a newer kabale's file is left as it is
+                refuse_newer(self._conn.execute("PRAGMA user_version").fetchone()[0],
+                             str(self.path))
+            except NewerSchemaError:
+                self._conn.close()
+                raise
             self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.execute("PRAGMA synchronous=NORMAL")
-            self._conn.executescript(_SCHEMA)
-            self._add_columns()
-            self._conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            upgrade(self._conn, str(self.path))
         except sqlite3.DatabaseError as exc:
             raise KabaleError(f"cannot open game database {str(self.path)!r}: {exc}") from None
         self._lock = threading.Lock()
         if not memory:
             self._check_pages()
-
-    def _add_columns(self) -> None:
-        """Bring a file of an older schema up to date: add the columns it lacks (their
-        defaults describe the old games: unassisted, not daily, no deal info)."""
-        have = {row[1] for row in self._conn.execute("PRAGMA table_info(games)")}
-        for name, definition in ADDED_COLUMNS.items():
-            if name not in have:
-                self._conn.execute(f"ALTER TABLE games ADD COLUMN {name} {definition}")
 
     def _check_pages(self) -> None:
         """Note what SQLite's integrity check finds wrong: damaged pages, and indexes that
@@ -307,49 +295,73 @@ class GameStore:
 
     def add(self, game_id: str, game: Game, now: float | None = None, *,
             assisted: bool = False, daily: str | None = None,
-            info: dict[str, Any] | None = None) -> None:
-        """Store a new game under ``game_id`` (committed on return); ``assisted`` from the
-        start (a replay), ``daily`` the date of a daily deal, ``info`` how the deal was
-        chosen (JSON-safe)."""
+            info: dict[str, Any] | None = None, player: str = LOCAL_PLAYER) -> None:
+        """Store a new game of ``player`` under ``game_id`` (committed on return), at
+        revision 0; ``assisted`` from the start (a replay), ``daily`` the date of a daily
+        deal, ``info`` how the deal was chosen (JSON-safe)."""
         now = time.time() if now is None else now
         with self._tx() as conn:
             conn.execute(
                 "INSERT INTO games (id, deal_id, variant, save, status, started, updated,"
-                " score, moves, elapsed, assisted, daily, info)"
-                " VALUES (?, ?, ?, ?, 'playing', ?, ?, ?, ?, 0, ?, ?, ?)",
+                " score, moves, elapsed, assisted, daily, info, player, rev)"
+                " VALUES (?, ?, ?, ?, 'playing', ?, ?, ?, ?, 0, ?, ?, ?, ?, 0)",
                 (game_id, game.deal_id, str(game.variant), game.to_json(), now, now,
-                 game.score, game.moves_made, int(assisted), daily, json.dumps(info or {})),
+                 game.score, game.moves_made, int(assisted), daily, json.dumps(info or {}),
+                 player),
             )
 
-    def mark_assisted(self, game_id: str) -> None:
-        """Record that the player had help in this game (a hint, the bot); for good."""
+    def mark_assisted(self, game_id: str, rev: int | None = None) -> int:
+        """Record that the player had help in this game (a hint, the bot); for good.
+        Returns the game's new revision; StaleGameError when ``rev`` is given and the
+        stored game is at another one."""
+        return self._bump(game_id, rev, "assisted=1")
+
+    def _bump(self, game_id: str, rev: int | None, sets: str, args: tuple[Any, ...] = ()
+              ) -> int:
+        """``UPDATE games SET <sets>`` raising the revision, only at revision ``rev`` (at
+        any when None); the new revision."""
+        sql = f"UPDATE games SET {sets}, rev=rev+1 WHERE id=?"
+        where: tuple[Any, ...] = (game_id,)
+        if rev is not None:
+            sql += " AND rev=?"
+            where = (game_id, rev)
         with self._tx() as conn:
-            cur = conn.execute("UPDATE games SET assisted=1 WHERE id=?", (game_id,))
+            cur = conn.execute(sql, (*args, *where))
             if cur.rowcount != 1:
-                raise GameNotFoundError(f"no game with id {quoted(game_id)}")
+                row = conn.execute("SELECT rev FROM games WHERE id=?", (game_id,)).fetchone()
+                if row is None:
+                    raise GameNotFoundError(f"no game with id {quoted(game_id)}")
+                raise StaleGameError("the game was changed elsewhere (another window or "
+                                     "device) meanwhile; this change was not made: reload it")
+            new: int = conn.execute("SELECT rev FROM games WHERE id=?", (game_id,)).fetchone()[0]
+        return new
+
+    def owner(self, game_id: str) -> tuple[str, int] | None:
+        """The player a game belongs to and its revision; None when there is no such game."""
+        with self._reading() as conn:
+            row = conn.execute("SELECT player, rev FROM games WHERE id=?", (game_id,)).fetchone()
+        return None if row is None else (str(row[0]), int(row[1]))
 
     def save(self, game_id: str, game: Game, status: str, elapsed: float,
-             now: float | None = None) -> None:
-        """Write the game's current state; ``status`` won/lost also stamps the finish time."""
+             now: float | None = None, rev: int | None = None) -> int:
+        """Write the game's current state; ``status`` won/lost also stamps the finish time.
+        With ``rev``, only over that revision (StaleGameError otherwise: another process
+        wrote the game since this copy was read). Returns the new revision."""
         if status not in STATUSES:
             raise KabaleError(f"bad game status {status!r}; valid: {', '.join(STATUSES)}")
         now = time.time() if now is None else now
         finished = now if status in FINISHED else None
-        with self._tx() as conn:
-            cur = conn.execute(
-                "UPDATE games SET save=?, status=?, finished=?, updated=?, score=?, moves=?,"
-                " elapsed=? WHERE id=?",
-                (game.to_json(), status, finished, now, game.score, game.moves_made,
-                 round(elapsed, 3), game_id),
-            )
-            if cur.rowcount != 1:
-                raise GameNotFoundError(f"no game with id {game_id!r}")
+        return self._bump(
+            game_id, rev, "save=?, status=?, finished=?, updated=?, score=?, moves=?, elapsed=?",
+            (game.to_json(), status, finished, now, game.score, game.moves_made,
+             round(elapsed, 3)))
 
-    def load(self, game_id: str) -> StoredGame:
-        """Read a game back. Unknown id: GameNotFoundError; damaged save: InvalidSaveError."""
+    def load(self, game_id: str, player: str | None = None) -> StoredGame:
+        """Read a game back (only one of ``player``'s when given). Unknown id, or another
+        player's game: GameNotFoundError, the same answer; damaged save: InvalidSaveError."""
         with self._reading() as conn:
             row = conn.execute("SELECT * FROM games WHERE id=?", (game_id,)).fetchone()
-        if row is None:
+        if row is None or (player is not None and row["player"] != player):
             raise GameNotFoundError(f"no game with id {quoted(game_id)}")
         try:
             game = Game.from_json(row["save"])
@@ -362,16 +374,18 @@ class GameStore:
         return StoredGame(row["id"], game, row["status"], _number(row["started"]) or 0.0,
                           _number(row["finished"]), _number(row["elapsed"]) or 0.0,
                           bool(row["assisted"]), _day(row["daily"]),
-                          info if isinstance(info, dict) else {})
+                          info if isinstance(info, dict) else {}, str(row["player"]),
+                          int(row["rev"]))
 
-    def recent_games(self, status: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
-        """The latest games (newest first) as plain dicts without the saved text."""
+    def recent_games(self, status: str | None = None, limit: int = 20,
+                     player: str = LOCAL_PLAYER) -> list[dict[str, Any]]:
+        """``player``'s latest games (newest first) as plain dicts without the saved text."""
         sql = "SELECT id, deal_id, variant, status, started, finished, score, moves, elapsed"
-        sql += " FROM games"
-        args: tuple[Any, ...] = ()
+        sql += " FROM games WHERE player=?"
+        args: tuple[Any, ...] = (player,)
         if status is not None:
-            sql += " WHERE status=?"
-            args = (status,)
+            sql += " AND status=?"
+            args = (player, status)
         sql += " ORDER BY updated DESC LIMIT ?"
         with self._reading() as conn:
             rows = conn.execute(sql, (*args, int(limit))).fetchall()
@@ -379,66 +393,72 @@ class GameStore:
 
     # -- statistics ----------------------------------------------------------------------
 
-    def variants_played(self) -> list[str]:
-        """Every variant with at least one finished game, most played first."""
+    def variants_played(self, player: str = LOCAL_PLAYER) -> list[str]:
+        """Every variant ``player`` finished a game of, most played first."""
         with self._reading() as conn:
             rows = conn.execute(
-                "SELECT variant FROM games WHERE status IN ('won', 'lost')"
-                " GROUP BY variant ORDER BY COUNT(*) DESC, variant"
+                "SELECT variant FROM games WHERE player=? AND status IN ('won', 'lost')"
+                " GROUP BY variant ORDER BY COUNT(*) DESC, variant", (player,)
             ).fetchall()
         return [row[0] for row in rows]
 
-    def _finished(self, variant: str | None) -> list[dict[str, Any]]:
-        """The finished games of ``variant`` (of every variant when None), oldest first."""
+    def _finished(self, variant: str | None, player: str) -> list[dict[str, Any]]:
+        """``player``'s finished games of ``variant`` (of every variant when None), oldest
+        first."""
         sql = "SELECT id, deal_id, status, finished, score, moves, elapsed, assisted, daily"
         sql += " FROM games"
-        sql += " WHERE status IN ('won', 'lost')"
-        args: tuple[str, ...] = ()
+        sql += " WHERE player=? AND status IN ('won', 'lost')"
+        args: tuple[str, ...] = (player,)
         if variant is not None:
             sql += " AND variant=?"
-            args = (variant,)
+            args = (player, variant)
         with self._reading() as conn:
             rows = conn.execute(sql + " ORDER BY finished, rowid", args).fetchall()
         return [game for game in map(_finished_row, rows) if game is not None]
 
-    def stats(self, variant: str, today: dt.date | None = None) -> dict[str, Any]:
-        """Statistics of one variant (canonical string) over its finished games, with its
-        daily deals' days and streak (``daily``) as of ``today`` (this machine's date)."""
-        results = self._finished(variant)
+    def stats(self, variant: str, today: dt.date | None = None,
+              player: str = LOCAL_PLAYER) -> dict[str, Any]:
+        """``player``'s statistics of one variant (canonical string) over their finished
+        games, with its daily deals' days and streak (``daily``) as of ``today`` (this
+        machine's date)."""
+        results = self._finished(variant, player)
         summary = summarize(variant, results)
         summary["daily"] = daily_summary(results, today or dt.date.today())
         return summary
 
     def rank(self, game_id: str) -> dict[str, Any] | None:
-        """A won game's rank among the games of its variant won without help
+        """A won game's rank among its player's games of its variant won without help
         (storage.stats.rank_of); None when the game is not won, or was won with help (a
         hint, the bot, a replay or its number revealed: its time and moves prove nothing)."""
         with self._reading() as conn:
-            row = conn.execute("SELECT variant, status, score, moves, elapsed, assisted"
-                               " FROM games WHERE id=?", (game_id,)).fetchone()
+            row = conn.execute("SELECT variant, status, score, moves, elapsed, assisted,"
+                               " player FROM games WHERE id=?", (game_id,)).fetchone()
             if row is None:
                 raise GameNotFoundError(f"no game with id {quoted(game_id)}")
             if row["status"] != "won" or row["assisted"]:
                 return None
-            won = conn.execute("SELECT score, moves, elapsed FROM games WHERE variant=? AND"
-                               " status='won' AND assisted=0", (row["variant"],)).fetchall()
+            won = conn.execute("SELECT score, moves, elapsed FROM games WHERE player=? AND"
+                               " variant=? AND status='won' AND assisted=0",
+                               (row["player"], row["variant"])).fetchall()
         game = _numbers(row)
         if game is None:
             return None  # its numbers are damaged: it has no place among the others
         return rank_of(game, [r for r in map(_numbers, won) if r is not None])
 
-    def stats_all(self) -> dict[str, Any]:
-        """Statistics over every finished game of every variant (``variant`` is None)."""
-        return summarize(None, self._finished(None))
+    def stats_all(self, player: str = LOCAL_PLAYER) -> dict[str, Any]:
+        """``player``'s statistics over every finished game of every variant (``variant``
+        is None)."""
+        return summarize(None, self._finished(None, player))
 
-    def reset_stats(self, variant: str | None = None) -> int:
-        """Forget the finished games of ``variant`` (of every variant when None), so that its
-        statistics start again; games in progress are kept. Returns how many were removed."""
-        sql = "DELETE FROM games WHERE status IN ('won', 'lost')"
-        args: tuple[str, ...] = ()
+    def reset_stats(self, variant: str | None = None, player: str = LOCAL_PLAYER) -> int:
+        """Forget ``player``'s finished games of ``variant`` (of every variant when None), so
+        that its statistics start again; games in progress are kept. Returns how many were
+        removed."""
+        sql = "DELETE FROM games WHERE player=? AND status IN ('won', 'lost')"
+        args: tuple[str, ...] = (player,)
         if variant is not None:
             sql += " AND variant=?"
-            args = (variant,)
+            args = (player, variant)
         with self._tx() as conn:
             removed: int = conn.execute(sql, args).rowcount
         return removed

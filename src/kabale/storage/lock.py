@@ -10,6 +10,12 @@ which the server writes its address, so that a second server can say where the f
 The system drops the locks when the process ends, however it ends (kill -9 too), so a stale
 lock file never blocks a new server. Both files are created readable by their owner only.
 
+`kabale serve` with several web workers takes the lock in its parent process and holds it
+while the workers, its children, open the file without it (each reads a game's revision
+before using its cached copy, storage.db): the one server is then a process tree, and
+`kabale play` or another `kabale serve` on the same file is refused as before. A PostgreSQL
+database takes no lock: any number of servers may share it.
+
 On Windows, whose byte-range locks would also stop SQLite reading the locked bytes, only the
 lock file is locked: a symbolic link is caught (the path is resolved), a hard link is not.
 

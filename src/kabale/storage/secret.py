@@ -6,10 +6,13 @@ backup, a move to another machine) carries them:
 - ``secrets``: named random values made on first use (``os.urandom``, 32 bytes) and never
   changed. The daily deals' key (server.deals) is one: the daily deal is the same for every
   player of one server, and no player can compute it before the day is over.
-- ``daily_shown``: the daily deals (variant, day) whose cards this server has shown: a game of
-  the deal ended (its number shows, and the post-mortem turns it face up) or its number was
-  revealed mid-game. A later game of such a deal starts assisted. Forgetting the statistics
+- ``shown_daily`` (schema 3, storage.migrate): the daily deals (variant, day) whose cards a
+  player has been shown: a game of the deal ended (its number shows, and the post-mortem
+  turns it face up) or its number was revealed mid-game. That player's later game of such a
+  deal starts assisted. It is kept per player, since on a site one player's finished daily
+  game must not mark everyone else's as helped. Forgetting the statistics
   (``GameStore.reset_stats``) leaves this table alone, so it cannot wash a shown deal clean.
+  (The server-wide ``daily_shown`` of schema 2 went to the local player on upgrading.)
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ from __future__ import annotations
 import os
 import time
 from typing import TYPE_CHECKING
+
+from kabale.storage.db import LOCAL_PLAYER
 
 if TYPE_CHECKING:
     from kabale.storage.db import GameStore
@@ -26,8 +31,6 @@ SECRET_BYTES = 32
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS secrets (name TEXT PRIMARY KEY, value BLOB NOT NULL,"
     " created REAL NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS daily_shown (variant TEXT NOT NULL, day TEXT NOT NULL,"
-    " shown REAL NOT NULL, PRIMARY KEY (variant, day))",
 )
 
 
@@ -51,19 +54,19 @@ def server_secret(store: GameStore, name: str) -> bytes:
     return value
 
 
-def mark_daily_shown(store: GameStore, variant: str, day: str) -> None:
+def mark_daily_shown(store: GameStore, variant: str, day: str,
+                     player: str = LOCAL_PLAYER) -> None:
     """Record that the cards of the daily deal of ``variant`` (canonical) on ``day``
-    (YYYY-MM-DD) have been shown on this server; for good."""
-    _tables(store)
+    (YYYY-MM-DD) have been shown to ``player``; for good."""
     with store._tx() as conn:
-        conn.execute("INSERT OR IGNORE INTO daily_shown (variant, day, shown) VALUES (?, ?, ?)",
-                     (variant, day, time.time()))
+        conn.execute("INSERT OR IGNORE INTO shown_daily (player, variant, day, shown)"
+                     " VALUES (?, ?, ?, ?)", (player, variant, day, time.time()))
 
 
-def daily_was_shown(store: GameStore, variant: str, day: str) -> bool:
-    """Has this server shown the cards of that daily deal (:func:`mark_daily_shown`)?"""
-    _tables(store)
+def daily_was_shown(store: GameStore, variant: str, day: str,
+                    player: str = LOCAL_PLAYER) -> bool:
+    """Has ``player`` been shown the cards of that daily deal (:func:`mark_daily_shown`)?"""
     with store._reading() as conn:
-        row = conn.execute("SELECT 1 FROM daily_shown WHERE variant=? AND day=?",
-                           (variant, day)).fetchone()
+        row = conn.execute("SELECT 1 FROM shown_daily WHERE player=? AND variant=? AND day=?",
+                           (player, variant, day)).fetchone()
     return row is not None

@@ -32,6 +32,10 @@ export function loadSettings() {
 
 export function saveSettings(settings) {
   localStorage.setItem(KEY, JSON.stringify(settings));
+  // Kept with the player too, so that they go along to another device (a transfer code on
+  // a hosted kabale); before a player's first game there is nobody to keep them for.
+  fetch("/api/player/settings", { method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ settings }) }).catch(() => {});
 }
 
 /** Make the page look as the settings say (classes on body, the card back in the sprite). */

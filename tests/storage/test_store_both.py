@@ -1,0 +1,205 @@
+"""The store's contract on both databases it runs on (issue 44 item 3): SQLite, and a real
+PostgreSQL server (tests/conftest.py starts one). Every test here runs on each; a second
+store on the same database stands for a second server process."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+import kabale
+from kabale.storage.db import (
+    SCHEMA_VERSION,
+    GameNotFoundError,
+    GameStore,
+    NewerSchemaError,
+    StaleGameError,
+)
+from kabale.storage.players import (
+    TransferCodeError,
+    delete_player,
+    forget_idle_players,
+    make_transfer_code,
+    new_player,
+    player_of_token,
+    redeem_transfer_code,
+)
+from kabale.storage.secret import daily_was_shown, mark_daily_shown, server_secret
+
+Opener = Callable[[], GameStore]
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def opener(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Opener]:
+    """Opens a store on one database, as often as asked (each a 'process' of its own)."""
+    opened: list[GameStore] = []
+    if request.param == "sqlite":
+        def make() -> GameStore:
+            opened.append(GameStore(tmp_path / "k.db"))
+            return opened[-1]
+    else:
+        from kabale.storage.pg import PgStore
+
+        url = request.getfixturevalue("postgres_url")
+
+        def make() -> GameStore:
+            opened.append(PgStore(url, pool_size=3))
+            return opened[-1]
+    yield make
+    for store in opened:
+        store.close()
+
+
+def test_games_round_trip_per_player(opener: Opener) -> None:
+    store = opener()
+    game = kabale.Game.new("spider:suits=2", seed=8)
+    game.play(game.legal_moves()[0])
+    store.add("g1", game, player="p-a", daily="2026-01-02", info={"winnable": True})
+    assert store.save("g1", game, "playing", 12.25, rev=0) == 1
+    again = opener().load("g1", player="p-a")
+    assert again.game.to_json() == game.to_json()
+    assert (again.status, again.elapsed, again.player, again.rev, again.daily, again.info) == (
+        "playing", 12.25, "p-a", 1, "2026-01-02", {"winnable": True})
+    with pytest.raises(GameNotFoundError) as theirs:
+        store.load("g1", player="p-b")
+    with pytest.raises(GameNotFoundError) as nothing:
+        store.load("g2", player="p-b")
+    assert str(theirs.value).replace("g1", "g2") == str(nothing.value)
+    assert store.owner("g1") == ("p-a", 1) and store.owner("nope") is None
+
+
+def test_a_stale_copy_is_never_written(opener: Opener) -> None:
+    one, two = opener(), opener()
+    game = kabale.Game.new("klondike", seed=1)
+    one.add("g", game, player="p-a")
+    copy = two.load("g")
+    game.play(game.legal_moves()[0])
+    one.save("g", game, "playing", 1.0, rev=0)
+    with pytest.raises(StaleGameError):
+        two.save("g", copy.game, "playing", 2.0, rev=copy.rev)
+    with pytest.raises(StaleGameError):
+        two.mark_assisted("g", rev=copy.rev)
+    assert two.load("g").game.to_json() == game.to_json()
+
+
+def test_statistics_and_ranks_are_per_player(opener: Opener) -> None:
+    store = opener()
+    for n, player in enumerate(["p-a", "p-a", "p-b"]):
+        game = kabale.Game.new("klondike", seed=n)
+        store.add(f"g{n}", game, player=player)
+        store.save(f"g{n}", game, "lost", 5.0)
+    assert store.stats("klondike", player="p-a")["played"] == 2
+    assert store.stats("klondike", player="p-b")["played"] == 1
+    assert store.variants_played("p-c") == [] and store.stats_all("p-c")["played"] == 0
+    assert store.reset_stats(None, "p-a") == 2
+    assert store.stats("klondike", player="p-b")["played"] == 1
+
+
+def test_players_tokens_transfer_and_delete(opener: Opener) -> None:
+    store = opener()
+    player, token = new_player(store)
+    assert player_of_token(opener(), token) == player
+    assert player_of_token(store, token + "x") is None
+    code, _ = make_transfer_code(store, player)
+    other, second = redeem_transfer_code(opener(), code)
+    assert other == player and player_of_token(store, second) == player
+    with pytest.raises(TransferCodeError):
+        redeem_transfer_code(store, code)
+    store.add("g", kabale.Game.new("klondike", seed=2), player=player)
+    mark_daily_shown(store, "klondike", "2026-01-02", player)
+    assert daily_was_shown(store, "klondike", "2026-01-02", player)
+    assert not daily_was_shown(store, "klondike", "2026-01-02", "p-else")
+    removed = delete_player(store, player)
+    assert removed["games"] == 1 and removed["player_tokens"] == 2 and removed["players"] == 1
+    assert player_of_token(store, token) is None
+    assert not daily_was_shown(store, "klondike", "2026-01-02", player)
+
+
+def test_a_secret_is_made_once_and_kept(opener: Opener) -> None:
+    first = server_secret(opener(), "daily")
+    assert len(first) == 32 and server_secret(opener(), "daily") == first
+
+
+def test_two_processes_taking_turns_keep_every_move(opener: Opener) -> None:
+    stores = [opener(), opener()]
+    reference = kabale.Game.new("klondike", seed=9)
+    stores[0].add("g", kabale.Game.new("klondike", seed=9), player="p-a")
+    for turn in range(20):
+        store = stores[turn % 2]
+        stored = store.load("g", player="p-a")
+        assert stored.game.to_json() == reference.to_json()
+        move = reference.legal_moves()[turn % len(reference.legal_moves())]
+        stored.game.play(move.explicit())
+        reference.play(move)
+        store.save("g", stored.game, "playing", float(turn), rev=stored.rev)
+    final = stores[0].load("g")
+    assert final.game.moves_made == 20 and final.rev == 20
+
+
+def test_the_schema_version_is_kept_and_a_newer_one_refused(opener: Opener,
+                                                            request: pytest.FixtureRequest,
+                                                            tmp_path: Path) -> None:
+    store = opener()
+    if isinstance(store, GameStore) and type(store) is GameStore:
+        import sqlite3
+
+        with sqlite3.connect(tmp_path / "k.db") as conn:
+            assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+            conn.execute("PRAGMA user_version=7")
+    else:
+        with store._tx() as conn:
+            assert conn.execute("SELECT version FROM kabale_schema").fetchone()[0] == 3
+            conn.execute("UPDATE kabale_schema SET version=7")
+    with pytest.raises(NewerSchemaError, match="schema version 7, newer than this kabale"):
+        opener()
+
+
+def test_idle_players_are_forgotten_and_seen_ones_kept(opener: Opener) -> None:
+    store = opener()
+    old, old_token = new_player(store, now=1_000.0)
+    fresh, fresh_token = new_player(store, now=1_000.0)
+    store.add("g", kabale.Game.new("klondike", seed=2), player=old)
+    day = 24 * 3600.0
+    assert player_of_token(store, fresh_token, now=1_000.0 + 300 * day) == fresh  # seen now
+    assert forget_idle_players(store, 200 * day, now=1_000.0 + 300 * day) == 1
+    assert player_of_token(store, old_token) is None and store.owner("g") is None
+    assert player_of_token(store, fresh_token) == fresh
+    assert store.stats_all("local")["played"] == 0  # the local player stays
+
+
+def test_the_daily_board_reads_the_same_on_both(opener: Opener) -> None:
+    import datetime as dt
+
+    from kabale.storage.leaderboard import daily_board
+    from kabale.storage.players import set_nickname
+
+    store = opener()
+    (ann, _), (bob, _) = new_player(store), new_player(store)
+    set_nickname(store, ann, "Ann")
+    for game_id, player, moves, seconds in (("a", ann, 3, 50.0), ("b", bob, 2, 80.0)):
+        game = kabale.Game.new("klondike", seed=3)
+        for _ in range(moves):
+            game.play(game.legal_moves()[0])
+        store.add(game_id, game, player=player, daily="2026-12-07")
+        store.save(game_id, game, "won", seconds)
+    board = daily_board(opener(), "klondike", dt.date(2026, 12, 7), ann)
+    assert [(e["rank"], e["nickname"], e["moves"]) for e in board["entries"]] == [
+        (1, None, 2), (2, "Ann", 3)]
+    assert board["me"]["rank"] == 2
+
+
+def test_an_unreachable_postgresql_is_named_without_its_password() -> None:
+    import socket
+
+    from kabale.core.errors import KabaleError
+    from kabale.storage.pg import PgStore
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]  # nothing listens there once closed
+    with pytest.raises(KabaleError) as error:
+        PgStore(f"postgresql://kabale:hunter2@127.0.0.1:{port}/site")
+    assert f"cannot open game database postgresql://127.0.0.1:{port}/site: " in str(error.value)
+    assert "hunter2" not in str(error.value) and "\n" not in str(error.value)
