@@ -219,6 +219,12 @@ class Lane:
         return [w.process.pid for w in self._workers
                 if w.process is not None and w.process.pid is not None and w.process.is_alive()]
 
+    def busy(self) -> list[int]:
+        """The process ids of the workers running a job now."""
+        return [w.process.pid for w in self._workers
+                if w not in self._idle and w.process is not None
+                and w.process.pid is not None and w.process.is_alive()]
+
     def close(self) -> None:
         """Stop every worker; jobs running now end with an error."""
         self._closed = True
