@@ -114,4 +114,4 @@ async def help_status(request: Request) -> Response:
     if advisor is None:
         return JSONResponse({"jobs": [], "engine": None})
     return JSONResponse({"jobs": advisor.jobs.jobs_of(player_key(request)),
-                         "engine": advisor.jobs.status()})
+                         "engine": await advisor.jobs.status()})

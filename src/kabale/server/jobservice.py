@@ -139,7 +139,7 @@ class Backend(Protocol):
 
     async def run(self, job: Job, seconds: float) -> Any: ...
 
-    def workers(self) -> int: ...
+    async def workers(self) -> int: ...
 
     async def aclose(self) -> None: ...
 
@@ -158,7 +158,7 @@ class LocalBackend:
         return await self.lanes[job.lane].run(job.fn, *job.args, seconds=seconds,
                                               affinity=job.affinity)
 
-    def workers(self) -> int:
+    async def workers(self) -> int:
         return sum(len(lane.pids()) for lane in self.lanes.values())
 
     async def aclose(self) -> None:
@@ -232,10 +232,10 @@ class DaskBackend:
         except Exception:  # noqa: BLE001 - best effort: the scheduler may be gone
             pass
 
-    def workers(self) -> int:
+    async def workers(self) -> int:
         if self.client is None:
             return 0
-        return len(self.client.scheduler_info().get("workers", {}))
+        return len(await self.client.nthreads())
 
     async def aclose(self) -> None:
         if self.client is not None:
@@ -399,10 +399,10 @@ class JobService:
                 for job in self._jobs.values() for owner in job.owners
                 if owner.player == player]
 
-    def status(self) -> dict[str, Any]:
+    async def status(self) -> dict[str, Any]:
         """What an operator reads: the engine, jobs in flight by lane and their bounds,
         jobs done, workers up."""
-        return {"engine": self.backend.name, "workers": self.backend.workers(),
+        return {"engine": self.backend.name, "workers": await self.backend.workers(),
                 "in_flight": {lane: self.lane_jobs(lane) for lane in self.limits},
                 "limits": dict(self.limits), "per_player": self.per_player,
                 "done": self.done}
