@@ -8,10 +8,12 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import subprocess
 import sys
 import time
 from concurrent.futures import Future
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -214,3 +216,15 @@ def test_an_unfinished_game_and_a_fresh_one_share_nothing_of_their_hidden_cards(
     # the same moves of two different deals whose seen cards differ never share a key
     a, b = Game.new("spiderette", 1), Game.new("spiderette", 2)
     assert view_key(a) != view_key(b)
+
+
+def test_kabale_play_refuses_dask_without_a_scheduler_before_making_a_file(
+        tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    done = subprocess.run([sys.executable, "-m", "kabale", "play", "--advice-engine", "dask",
+                           "--no-browser", "--port", "0", "--db", str(db)],
+                          capture_output=True, text=True, timeout=60,
+                          env={k: v for k, v in os.environ.items()
+                               if not k.startswith("KABALE_ADVICE")})
+    assert done.returncode == 2 and "needs the scheduler's address" in done.stderr
+    assert not db.exists()
