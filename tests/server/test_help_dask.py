@@ -23,7 +23,7 @@ from kabale import Game
 from kabale.advisor import hint as advisor_hint
 from kabale.advisor.effort import effort_for
 from kabale.server.advice import Advisor, position_seed
-from kabale.server.jobs import JobLostError
+from kabale.server.jobs import JobLostError, JobTimeoutError
 from kabale.server.jobservice import DaskBackend, JobCancelledError, JobService, Owner
 
 # the workers cannot import this file: its functions travel by value
@@ -111,6 +111,12 @@ def test_a_cancelled_job_stops_and_its_worker_is_freed(scheduler: str, tmp_path:
             client = jobs.backend.client  # type: ignore[attr-defined]
             assert not any((await client.processing()).values())  # nothing left running
             assert await jobs.run("hint", os.getpid, seconds=60, owner=Owner("a", "g", "q"))
+            # a job past its deadline is stopped the same way
+            late = tmp_path / "late"
+            with pytest.raises(JobTimeoutError, match="longer than 2 s"):
+                await jobs.run("hint", pid_then_sleep, str(late), 120, seconds=2,
+                               owner=Owner("a", "g", "q"))
+            await until(lambda: gone(pids(late)[0]), "the late job's worker restarted")
         finally:
             await jobs.aclose()
 

@@ -332,6 +332,11 @@ class JobService:
                     raise JobCancelledError(f"the help was cancelled: {job.cancelled}"
                                             ) from None
                 raise
+            except JobTimeoutError:
+                # named by the job's deadline, not by what was left of it for this attempt
+                raise JobTimeoutError(f"the advisor took longer than {job.seconds:g} s and "
+                                      "was stopped; ask again, or use a lower --effort"
+                                      ) from None
             except JobLostError:
                 if job.attempts > 1 or job.deadline - time.monotonic() < 1.0:
                     raise
