@@ -137,7 +137,7 @@ export function createHelp(ctx) {
         box.classList.remove("stale");
       }
     } catch (err) {
-      retry = err.status === 503;
+      retry = err.status === 503 || err.status === 429;   // busy, or the player's 3 jobs
       box.title = ctx.errorText(err);
     } finally {
       meter.busy = false;
