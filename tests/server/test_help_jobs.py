@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -23,8 +24,14 @@ from starlette.testclient import TestClient
 from kabale import Game
 from kabale.advisor import knowledge
 from kabale.server.advice import position_key, position_seed, view_key
-from kabale.server.jobs import JobLostError
-from kabale.server.jobservice import JobCancelledError, Owner, engine_setting
+from kabale.server.jobs import BusyError, JobLostError
+from kabale.server.jobservice import (
+    DaskBackend,
+    JobCancelledError,
+    JobService,
+    Owner,
+    engine_setting,
+)
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "advisor"))
 from advice_games import played, twins  # noqa: E402
@@ -216,6 +223,23 @@ def test_an_unfinished_game_and_a_fresh_one_share_nothing_of_their_hidden_cards(
     # the same moves of two different deals whose seen cards differ never share a key
     a, b = Game.new("spiderette", 1), Game.new("spiderette", 2)
     assert view_key(a) != view_key(b)
+
+
+def test_a_scheduler_that_cannot_be_reached_is_busy_not_a_crash() -> None:
+    port = socket.socket()
+    port.bind(("127.0.0.1", 0))  # bound, never listening: nobody answers there
+    address = f"tcp://127.0.0.1:{port.getsockname()[1]}"
+
+    async def ask() -> None:
+        jobs = JobService(DaskBackend(address, timeout=1.0), {"play": 4, "heavy": 4})
+        with pytest.raises(BusyError, match="cannot be reached"):
+            await jobs.run("hint", abs, -1, seconds=30, owner=Owner("a", "g", ""))
+        await jobs.aclose()
+
+    try:
+        asyncio.run(ask())
+    finally:
+        port.close()
 
 
 def test_kabale_play_refuses_dask_without_a_scheduler_before_making_a_file(

@@ -177,8 +177,9 @@ class DaskBackend:
 
     name = "dask"
 
-    def __init__(self, address: Any) -> None:
+    def __init__(self, address: Any, timeout: float = 10.0) -> None:
         self.address = address
+        self.timeout = timeout  # seconds to connect to the scheduler
         self.client: Any = None
         self._connecting: asyncio.Lock | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -193,7 +194,7 @@ class DaskBackend:
                     try:
                         self.client = await Client(  # type: ignore[no-untyped-call]
                             self.address, asynchronous=True,
-                            timeout=10, set_as_default=False)
+                            timeout=self.timeout, set_as_default=False)
                     except OSError as exc:
                         raise BusyError(f"the help engine at {self.address} cannot be "
                                         f"reached ({exc}); ask again later") from None
@@ -201,6 +202,7 @@ class DaskBackend:
 
     async def run(self, job: Job, seconds: float) -> Any:
         from distributed import KilledWorker
+        from distributed.client import FutureCancelledError
 
         client = await self._client()
         future = client.submit(job.fn, *job.args, key=f"kabale-{job.kind}-{job.id}-"
@@ -219,6 +221,12 @@ class DaskBackend:
         except KilledWorker:
             raise JobLostError("the worker running this job died before it answered; ask "
                                "again") from None
+        except FutureCancelledError as exc:  # lost with the scheduler, or cancelled there
+            raise JobLostError(f"the help engine dropped this job ({exc}); ask again"
+                               ) from None
+        except OSError as exc:  # the scheduler cannot be reached (CommClosedError too)
+            raise BusyError(f"the help engine at {self.address} cannot be reached ({exc}); "
+                            "ask again later") from None
 
     async def _stop(self, future: Any) -> None:
         """Cancel the future; restart the worker running it, if one is."""
@@ -363,26 +371,23 @@ class JobService:
         """The player left ``game_id``'s position for ``position`` (None: left the game):
         they stop owning the jobs of its other positions; those nobody owns any more are
         cancelled. Returns how many jobs were cancelled."""
-        cancelled = 0
-        for job in list(self._jobs.values()):
-            for owner in list(job.owners):
-                if owner.player == player and owner.game_id == game_id \
-                        and owner.position != position:
-                    self._disown(job, owner, why)
-                    cancelled += bool(job.cancelled)
-        return cancelled
+        return self._drop(lambda job, owner: owner.player == player
+                          and owner.game_id == game_id and owner.position != position, why)
 
     def started(self, player: str, game_id: str) -> int:
         """The player started ``game_id``: the help for their games in play (hints,
         chances, bot moves) is cancelled. Returns how many jobs were cancelled."""
+        return self._drop(lambda job, owner: job.lane == "play" and owner.player == player
+                          and owner.game_id != game_id, "a new game was started")
+
+    def _drop(self, which: Callable[[Job, Owner], bool], why: str) -> int:
+        """Disown every (job, owner) pair ``which`` picks; the number of jobs cancelled."""
         cancelled = 0
         for job in list(self._jobs.values()):
-            if job.lane != "play":
-                continue
-            for owner in list(job.owners):
-                if owner.player == player and owner.game_id != game_id:
-                    self._disown(job, owner, "a new game was started")
-                    cancelled += bool(job.cancelled)
+            before = job.cancelled
+            for owner in [o for o in job.owners if which(job, o)]:
+                self._disown(job, owner, why)
+            cancelled += bool(job.cancelled) and not before
         return cancelled
 
     # ------------------------------------------------------------------ status
