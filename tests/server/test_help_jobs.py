@@ -151,6 +151,18 @@ def test_a_move_cancels_the_help_for_the_position_it_left(app: Starlette,
         stale.result(timeout=30)
 
 
+def test_the_bots_move_cancels_the_help_for_the_position_it_left(
+        app: Starlette, client: TestClient) -> None:
+    gid = new(client, variant="klondike", seed=4)["id"]
+    here = position_key(app.state.games.get(gid).game)
+    stale = sleeper(client, app, Owner("local", gid, here), kind="chance")
+    wait_for(client, lambda: app.state.advisor.jobs.in_flight("local") == 1, "in flight")
+    res = client.post(f"/api/games/{gid}/bot")
+    assert res.status_code == 200 and res.json()["bot"]["move"] is not None
+    with pytest.raises(JobCancelledError, match="the position changed"):
+        stale.result(timeout=30)
+
+
 def test_asking_again_for_a_position_waits_for_the_job_in_flight(app: Starlette,
                                                                  client: TestClient) -> None:
     jobs = app.state.advisor.jobs

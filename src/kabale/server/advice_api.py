@@ -21,7 +21,7 @@ from starlette.responses import JSONResponse, Response
 from kabale.core.errors import KabaleError
 from kabale.core.game import Game
 from kabale.core.variants import Variant, parse_variant
-from kabale.server.advice import Advisor
+from kabale.server.advice import Advisor, position_key
 from kabale.server.deals import (
     DealInfo,
     NoDealFoundError,
@@ -212,6 +212,9 @@ async def bot(request: Request) -> Response:
         raise
     except Exception as exc:
         raise game_error(exc) from None
+    # the bot's move leaves the position as the player's would (server.jobs_api.leaving)
+    advisor.jobs.left(player_key(request), entry.id,
+                      position_key(entry.game) if entry.status == "playing" else None)
     return answer(request, entry, played, bot={"move": played})
 
 
