@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from local import PORT
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
@@ -161,6 +162,59 @@ def test_the_bots_move_cancels_the_help_for_the_position_it_left(
     assert res.status_code == 200 and res.json()["bot"]["move"] is not None
     with pytest.raises(JobCancelledError, match="the position changed"):
         stale.result(timeout=30)
+
+
+def test_a_request_whose_client_went_stops_its_job(app: Starlette,
+                                                  client: TestClient) -> None:
+    gid = new(client, variant="klondike", seed=4)["id"]
+    advisor, lane = app.state.advisor, app.state.advisor.play
+    key = advisor._seen("hint", app.state.games.get(gid).game)  # the hint's job's key
+    path = f"/api/games/{gid}/hint"
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
+             "method": "POST", "scheme": "http", "path": path, "raw_path": path.encode(),
+             "query_string": b"", "root_path": "", "client": ("127.0.0.1", 50000),
+             "server": ("127.0.0.1", PORT),
+             "headers": [(b"host", f"127.0.0.1:{PORT}".encode()),
+                         (b"content-type", b"application/json")]}
+
+    async def scenario() -> list[Any]:
+        jobs, sent, went = advisor.jobs, [], asyncio.Event()
+        messages = [{"type": "http.request", "body": b"", "more_body": False}]
+
+        async def receive() -> dict[str, Any]:
+            if messages:
+                return messages.pop(0)
+            await went.wait()
+            return {"type": "http.disconnect"}
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        # another request's job under the hint's key, which the hint request then shares
+        holder = asyncio.ensure_future(jobs.run("hint", time.sleep, 60, seconds=120,
+                                                owner=Owner("x", "other", ""), key=key))
+        while len(lane.busy()) != 1:
+            await asyncio.sleep(0.05)
+        pid = lane.busy()[0]
+        request = asyncio.ensure_future(app(scope, receive, send))
+        while jobs.in_flight("local") != 1:
+            await asyncio.sleep(0.05)
+        holder.cancel()  # the first asker goes: the hint request still wants the job
+        await asyncio.gather(holder, return_exceptions=True)
+        assert lane.busy() == [pid]
+        went.set()  # and now its client goes too
+        await request
+        for _ in range(1200):
+            if gone(pid):
+                break
+            await asyncio.sleep(0.05)
+        assert gone(pid) and jobs.in_flight("local") == 0
+        return sent
+
+    portal = client.portal
+    assert portal is not None
+    sent = portal.call(scenario)
+    assert sent[0]["status"] == 499
 
 
 def test_asking_again_for_a_position_waits_for_the_job_in_flight(app: Starlette,

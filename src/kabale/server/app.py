@@ -324,8 +324,8 @@ def create_app(db_path: str, effort: EffortSetting = "quick",
         Route(game + "/redo", fetching(_changes(redo)), methods=["POST"]),
         Route(game + "/resign", fetching(_changes(resign)), methods=["POST"]),
         Route(game + "/reveal", fetching(reveal), methods=["POST"]),
-        *(Route(f"{game}/{name}", _no_solver if NO_SOLVER else fetching(
-            getattr(advice_api, name)), methods=methods) for name, methods in HELP_ROUTES.items()),
+        *(Route(f"{game}/{name}", _no_solver if NO_SOLVER else fetching(jobs_api.watching(
+            getattr(advice_api, name))), methods=methods) for name, methods in HELP_ROUTES.items()),
         Route(game + "/help", _no_solver if NO_SOLVER else fetching(jobs_api.cancel_help),
               methods=["DELETE"]),
         Route("/api/help", _no_solver if NO_SOLVER else jobs_api.help_status),

@@ -47,6 +47,7 @@ async def read_json(request: Request) -> dict[str, Any]:
                 raise ApiError(413, f"request body too large (limit {MAX_BODY} bytes)")
     except ClientDisconnect:  # gone, or closed for not sending its body in time
         raise ApiError(408, "the request body did not arrive in full") from None
+    request.state.body_read = True  # from now on a disconnect may be listened for
     if not body.strip():
         return {}
     try:

@@ -9,11 +9,14 @@ seconds left, which the player knows already.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 from collections.abc import Awaitable, Callable
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
+from starlette.types import Message
 
 from kabale.core.errors import KabaleError
 from kabale.server.advice import LOCAL_PLAYER, Advisor, position_key
@@ -51,6 +54,48 @@ def refusal(exc: KabaleError) -> ApiError:
 def _advisor(request: Request) -> Advisor | None:
     advisor: Advisor | None = request.app.state.advisor
     return advisor
+
+
+#: what a request whose client went is answered (nobody reads it; nginx's code for it)
+CLIENT_GONE = 499
+
+
+def watching(endpoint: Endpoint) -> Endpoint:
+    """``endpoint`` of a route that waits for help, stopped when its client goes (a closed
+    tab, a page that stopped waiting): its request then stops owning its job, which is
+    cancelled if nobody else waits for it, so its CPU goes to someone who does."""
+
+    async def route(request: Request) -> Response:
+        work = asyncio.ensure_future(endpoint(request))
+        gone = asyncio.ensure_future(_client_gone(request))
+        try:
+            await asyncio.wait({work, gone}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            if not work.done():
+                work.cancel()
+            gone.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await gone
+        if work.cancelled() or not work.done():
+            with contextlib.suppress(BaseException):
+                await work
+            return Response(status_code=CLIENT_GONE)
+        return work.result()
+
+    route.__name__ = route.__qualname__ = endpoint.__name__
+    route.__doc__ = endpoint.__doc__
+    return route
+
+
+async def _client_gone(request: Request) -> None:
+    """Return when the client of ``request`` disconnects. It listens only once the body has
+    been read (``read_json`` marks it), so that it never takes a part of the body."""
+    while not getattr(request.state, "body_read", False):
+        await asyncio.sleep(0.05)
+    while True:
+        message: Message = await request.receive()
+        if message["type"] == "http.disconnect":
+            return
 
 
 def leaving(endpoint: Endpoint) -> Endpoint:

@@ -350,6 +350,8 @@ class JobService:
                     raise
 
     def _forget(self, job: Job) -> None:
+        if job.task is not None and not job.task.cancelled():
+            job.task.exception()  # retrieved: a cancelled job may have nobody waiting
         self._jobs.pop(job.id, None)
         if job.key is not None and self._shared.get(job.key) is job:
             del self._shared[job.key]
