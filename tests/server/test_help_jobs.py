@@ -18,13 +18,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from local import PORT
+from local import PORT, local_client
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 from kabale import Game
 from kabale.advisor import knowledge
 from kabale.server.advice import position_key, position_seed, view_key
+from kabale.server.app import create_app
 from kabale.server.jobs import BusyError, JobLostError
 from kabale.server.jobservice import (
     DaskBackend,
@@ -318,3 +319,15 @@ def test_kabale_play_refuses_dask_without_a_scheduler_before_making_a_file(
                                if not k.startswith("KABALE_ADVICE")})
     assert done.returncode == 2 and "needs the scheduler's address" in done.stderr
     assert not db.exists()
+
+
+def test_a_restarted_server_gives_the_hint_it_gave(tmp_path: Path) -> None:
+    # the cache is in memory, but an answer is a function of the seen position and effort
+    # alone, so a result already delivered is the one the restarted server gives
+    db = str(tmp_path / "games.db")
+    with local_client(create_app(db, effort="quick")) as first:
+        gid = new(first, variant="spider:suits=2", seed=8)["id"]
+        assert first.post(f"/api/games/{gid}/moves", json={"move": "d"}).status_code == 200
+        before = first.post(f"/api/games/{gid}/hint").json()["hint"]
+    with local_client(create_app(db, effort="quick")) as second:
+        assert second.post(f"/api/games/{gid}/hint").json()["hint"] == before
