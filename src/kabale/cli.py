@@ -71,6 +71,12 @@ def build_parser(command: str | None = None) -> Parser:
     play.add_argument("--effort", choices=["quick", "normal", "strong"], default="quick",
                       help="how hard the page's hints, win chance and bot think (quick: "
                            "they answer while the player waits)")
+    play.add_argument("--advice-engine", choices=["local", "dask"],
+                      help="where hints and the other help run: local worker processes "
+                           "(default), or a Dask scheduler's workers (or KABALE_ADVICE_ENGINE)")
+    play.add_argument("--scheduler", metavar="ADDRESS",
+                      help="the Dask scheduler, e.g. tcp://10.0.0.5:8786 (or "
+                           "KABALE_ADVICE_SCHEDULER); implies --advice-engine dask")
     play.add_argument("--text", action="store_true",
                       help=f"play in the terminal reading stdin: {TEXT_HELP}")
 
@@ -167,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
         from .server import launch
 
         return launch.main(args.variant, args.seed, args.port, not args.no_browser, args.db,
-                           args.effort)
+                           args.effort, args.advice_engine, args.scheduler)
     if args.command == "serve":
         from .server import serve
 

@@ -71,7 +71,7 @@ def test_hint_is_a_legal_move_the_same_each_time_and_marks_the_game(
     # The same position and game give the same hint: the advisor's own answer for the
     # server's seed (not merely the cache's).
     game = app.state.games.get(gid).game
-    expected = advisor_hint(game, effort_for(game.variant, "quick"), position_seed(gid, game))
+    expected = advisor_hint(game, effort_for(game.variant, "quick"), position_seed(game))
     assert hint == expected.to_dict()
     assert client.post(f"/api/games/{gid}/hint").json()["hint"] == hint
 

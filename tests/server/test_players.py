@@ -25,7 +25,8 @@ SITE = Site(allowed_hosts=("cards.test",))
 NOT_GAME_ROUTES = {"/", "/api/variants", "/api/stats", "/api/stats/reset", "/api/daily/past",
                    "/api/games", "/api/player", "/api/player/nickname", "/api/player/settings",
                    "/api/player/transfer", "/api/player/redeem", "/api/player/delete",
-                   "/api/leaderboard", "/leaderboard", "/static"}
+                   "/api/leaderboard", "/leaderboard", "/static",
+                   "/api/help"}  # the asking player's own jobs only (jobs_api.player_key)
 
 
 def hosted(tmp_path: Path, site: Site = SITE) -> Starlette:

@@ -1,20 +1,24 @@
 """The advisor behind the page: hints, win chance, the bot's moves, post-mortems and the
 search for winnable or graded deals, run off the event loop in worker processes.
 
-Every job runs in a worker process of one of two lanes (server.jobs): ``play`` for what a
-player waits for during a game (hints, the win chance, the bot's moves) and ``heavy`` for
-the long jobs (post-mortems, searches for chosen deals, grading the daily deal), so that one
-player's post-mortem never holds another's hint. Each job has a budget in positions that fits
-its kind (the effort level's; a post-mortem's solves at most POSTMORTEM_NODES each) and a
-wall-clock cap (CAP_SECONDS) past which its worker is killed and the request answered 503
-with code "too_long". A lane takes a bounded number of jobs: one more is refused with
-:class:`BusyError` (503 with code "busy"), so a burst of requests cannot pile up work.
+Every request is a job (server.jobservice) with an id, a deadline and a priority, run by an
+engine outside the web process: the local worker processes in two lanes (server.jobs;
+``play`` for what a player waits for during a game: hints, the win chance, the bot's moves;
+``heavy`` for the long jobs: post-mortems, searches for chosen deals, grading the daily
+deal), so that one player's post-mortem never holds another's hint, or a Dask scheduler's
+workers. Each job has a budget in positions that fits its kind (the effort level's; a
+post-mortem's solves at most POSTMORTEM_NODES each) and a wall-clock cap (CAP_SECONDS) past
+which it is stopped and the request answered 503 with code "too_long". The job service
+bounds the jobs of each lane and of each player (503 "busy", 429 "too_many"), shares a job
+between requests for the same seen position, and cancels the jobs of a position nobody
+waits for any more.
 
 Jobs get a copy of the game, never the live one, and only what the player has seen goes in:
 the advisor's functions (``kabale.advisor``) work from the player's view, except the
-post-mortem, which the caller asks for only once the game is over. Each answer has a seed
-fixed by the game's id and position, so asking twice gives the same answer (and it is
-cached).
+post-mortem, which the caller asks for only once the game is over. Each answer during play
+has a seed fixed by what the player has seen (``view_key``: never the game's id or a
+hidden card), so asking twice gives the same answer, and two players who have seen the
+same get the same answer from one cache entry (the first position of a daily deal).
 """
 
 from __future__ import annotations
@@ -22,22 +26,36 @@ from __future__ import annotations
 import asyncio
 import hashlib
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from kabale.advisor import Bot, Chance, Effort, Hint, PostMortem, hint, postmortem, win_chance
 from kabale.advisor.effort import LEVELS, effort_for
+from kabale.advisor.knowledge import knowledge
 from kabale.core.errors import KabaleError
 from kabale.core.game import Game
 from kabale.core.variants import Variant
 from kabale.server.deals import SEARCH_SECONDS, DealInfo, bands, find_deal
-from kabale.server.jobs import BusyError, JobTimeoutError, Lane
+from kabale.server.jobs import BusyError, JobLostError, JobTimeoutError, Lane
+from kabale.server.jobservice import (
+    Backend,
+    DaskBackend,
+    JobCancelledError,
+    JobService,
+    LocalBackend,
+    Owner,
+    TooManyJobsError,
+)
+from kabale.storage.db import LOCAL_PLAYER
 
-__all__ = ["Advisor", "BusyError", "JobTimeoutError", "check_effort"]
+__all__ = ["Advisor", "BusyError", "JobCancelledError", "JobLostError", "JobTimeoutError",
+           "TooManyJobsError", "check_effort"]
 
 T = TypeVar("T")
 CACHE_SIZE = 512
+#: the bound on jobs in flight in each lane on Dask (the site's workers, not this machine's)
+DASK_QUEUE = 64
 #: bots kept for games whose demo runs, in each worker (each follows its plan from one move
 #: to the next)
 BOTS = 32
@@ -69,15 +87,30 @@ def check_effort(effort: EffortSetting) -> EffortSetting:
 
 
 def position_key(game: Game) -> str:
-    """The position as its history from the deal (what a cached answer is for)."""
+    """The position as its history from the deal (moves are in plain sight)."""
     return " ".join(str(move) for move in game.history)
 
 
-def position_seed(game_id: str, game: Game) -> int:
-    """The seed of the advisor's worlds for this game in this position (from the game's
-    unguessable id and its moves, never from a hidden card)."""
-    text = f"{game_id}|{position_key(game)}"
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+def view_key(game: Game) -> str:
+    """What the player of ``game`` has seen, as a hex digest: the variant, the moves, and
+    every card seen at its place in the deal (``knowledge``), an unseen card as ``?``.
+
+    Two games get the same key exactly when their players have seen the same things, so an
+    answer worked out from the player's view (every answer the advisor gives during play)
+    is the same for both: a cache under this key is safe between players (the first position
+    of a daily deal is asked by everyone), and it says nothing of a card nobody has seen.
+    It leaves out the game's id, the deal's number and every hidden card."""
+    seen = knowledge(game).deal
+    text = "|".join((str(game.variant), position_key(game),
+                     " ".join("?" if card is None else str(card) for card in seen)))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def position_seed(game: Game) -> int:
+    """The seed of the advisor's worlds in this position: from what the player has seen
+    (``view_key``), never from a hidden card or the game's id, so two players who have
+    seen the same get the same answer."""
+    return int(view_key(game)[:16], 16)
 
 
 @dataclass
@@ -90,23 +123,46 @@ class _Demo:
 
 
 class Advisor:
-    """The two lanes of worker processes, the answers' caches and the searches ahead."""
+    """The advisor's jobs (server.jobservice, on the local worker processes or on Dask),
+    the answers' cache and the searches ahead."""
 
     def __init__(self, effort: EffortSetting = "quick", workers: int = 2,
                  queue: int = 6, search_seconds: float = SEARCH_SECONDS,
-                 heavy_workers: int = 2, heavy_queue: int = 4) -> None:
+                 heavy_workers: int = 2, heavy_queue: int = 4, engine: str = "local",
+                 scheduler: Any = None) -> None:
         self.effort = check_effort(effort)
         #: how long a request for a chosen deal looks while the player waits
         self.search_seconds = search_seconds
-        self.play = Lane("play", workers, queue)
-        self.heavy = Lane("heavy", heavy_workers, heavy_queue)
-        self.limit = queue
-        self._cache: OrderedDict[tuple[str, ...], Any] = OrderedDict()
+        self.backend: Backend
+        if engine == "dask":
+            self.backend = DaskBackend(scheduler)
+            limits = {"play": max(queue, DASK_QUEUE), "heavy": max(heavy_queue, DASK_QUEUE)}
+        else:
+            self.backend = LocalBackend(workers, queue, heavy_workers, heavy_queue)
+            limits = {"play": queue, "heavy": heavy_queue}
+        self.jobs = JobService(self.backend, limits)
+        self.limit = limits["play"]
+        self._cache: OrderedDict[Hashable, Any] = OrderedDict()
         self._bots_thinking: set[str] = set()
         # chosen deals found ahead, one per (variant, grade), and the kinds being looked for
         self._stash: dict[tuple[str, str | None], tuple[int, DealInfo]] = {}
         self._filling: set[tuple[str, str | None]] = set()
         self._tasks: set[asyncio.Task[None]] = set()
+
+    @property
+    def play(self) -> Lane:
+        """The local engine's lane of worker processes for what a player waits for."""
+        return self._lane("play")
+
+    @property
+    def heavy(self) -> Lane:
+        """The local engine's lane of worker processes for the long jobs."""
+        return self._lane("heavy")
+
+    def _lane(self, name: str) -> Lane:
+        if not isinstance(self.backend, LocalBackend):
+            raise KabaleError(f"the {self.backend.name} engine has no local lanes")
+        return self.backend.lanes[name]
 
     def level(self, game: Game) -> Effort:
         """The Effort for this game's family."""
@@ -123,50 +179,65 @@ class Advisor:
         return level
 
     def close(self) -> None:
-        """Stop taking jobs and stop the workers (jobs running now end with an error)."""
-        self.play.close()
-        self.heavy.close()
+        """Stop taking jobs and stop the local workers (jobs running now end with an
+        error); a Dask client is closed by :meth:`aclose` (or with the process)."""
+        if isinstance(self.backend, LocalBackend):
+            self.backend.close()
+
+    async def aclose(self) -> None:
+        """Cancel the jobs in flight and stop the engine (the local workers, or the
+        connection to the Dask scheduler)."""
+        await self.jobs.aclose()
 
     async def run(self, fn: Callable[..., T], *args: Any, kind: str = "daily") -> T:
-        """``fn(*args)`` in the heavy lane, capped at ``CAP_SECONDS[kind]``."""
-        return await self.heavy.run(fn, *args, seconds=CAP_SECONDS[kind])
+        """``fn(*args)`` as a background job of ``kind``, capped at ``CAP_SECONDS[kind]``."""
+        return await self.jobs.run(kind, fn, *args, seconds=CAP_SECONDS[kind])
 
     async def cached(self, key: tuple[str, ...], fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` in the heavy lane, its answer kept under ``key``."""
-        return await self._cached(key, self.heavy, CAP_SECONDS["daily"], fn, *args)
+        """``fn(*args)`` as a background job, its answer kept under ``key``."""
+        return await self._cached(key, "daily", None, fn, *args)
 
-    async def _cached(self, key: tuple[str, ...], lane: Lane, seconds: float,
+    async def _cached(self, key: Hashable, kind: str, owner: Owner | None,
                       fn: Callable[..., T], *args: Any) -> T:
         if key in self._cache:
             self._cache.move_to_end(key)
             found: T = self._cache[key]
             return found
-        value = await lane.run(fn, *args, seconds=seconds)
+        value = await self.jobs.run(kind, fn, *args, seconds=CAP_SECONDS[kind], owner=owner,
+                                    key=key)
         self._cache[key] = value
         while len(self._cache) > CACHE_SIZE:
             self._cache.popitem(last=False)
         return value
 
-    async def hint(self, game_id: str, game: Game) -> Hint:
-        """The hint for the game's position (the same one each time it is asked)."""
-        copy = game.copy()
-        return await self._cached(("hint", game_id, position_key(copy)), self.play,
-                                  CAP_SECONDS["hint"], hint, copy, self.budget("hint", copy),
-                                  position_seed(game_id, copy))
+    def _seen(self, kind: str, game: Game) -> tuple[str, str, str]:
+        """The cache key of a job worked out from the player's view: its kind, what the
+        player has seen, and the effort (budgets in positions) it is worked out with."""
+        return (kind, view_key(game), repr(self.budget(kind, game)))
 
-    async def chance(self, game_id: str, game: Game) -> Chance:
+    async def hint(self, game_id: str, game: Game, player: str = LOCAL_PLAYER) -> Hint:
+        """The hint for the game's position (the same one each time it is asked, for any
+        player who has seen the same)."""
+        copy = game.copy()
+        return await self._cached(self._seen("hint", copy), "hint",
+                                  Owner(player, game_id, position_key(copy)), hint, copy,
+                                  self.budget("hint", copy), position_seed(copy))
+
+    async def chance(self, game_id: str, game: Game, player: str = LOCAL_PLAYER) -> Chance:
         """The win chance from the game's position, from what the player has seen."""
         copy = game.copy()
-        return await self._cached(("chance", game_id, position_key(copy)), self.play,
-                                  CAP_SECONDS["chance"], _chance, copy,
-                                  self.budget("chance", copy), position_seed(game_id, copy))
+        return await self._cached(self._seen("chance", copy), "chance",
+                                  Owner(player, game_id, position_key(copy)), _chance, copy,
+                                  self.budget("chance", copy), position_seed(copy))
 
-    async def postmortem(self, game_id: str, game: Game) -> PostMortem:
-        """The post-mortem of a finished game (the caller checks that it is over)."""
+    async def postmortem(self, game_id: str, game: Game,
+                         player: str = LOCAL_PLAYER) -> PostMortem:
+        """The post-mortem of a finished game (the caller checks that it is over). It reads
+        the whole deal, so it is kept for this game only, never shared."""
         copy = game.copy()
-        return await self._cached(("postmortem", game_id, position_key(copy)), self.heavy,
-                                  CAP_SECONDS["postmortem"], postmortem, copy,
-                                  self.budget("postmortem", copy), 0, False)
+        return await self._cached(("postmortem", game_id, position_key(copy)), "postmortem",
+                                  Owner(player, game_id, position_key(copy)), postmortem,
+                                  copy, self.budget("postmortem", copy), 0, False)
 
     async def chosen_deal(self, variant: Variant, grade: str | None) -> tuple[int, DealInfo]:
         """A winnable deal (of ``grade`` if given): one found ahead if there is one, else
@@ -180,8 +251,9 @@ class Advisor:
         found = self._stash.pop(key, None)
         try:
             if found is None:
-                found = await self.heavy.run(find_deal, variant, grade, self.search_seconds,
-                                             seconds=self.search_seconds + SEARCH_MARGIN)
+                found = await self.jobs.run(
+                    "search", find_deal, variant, grade, self.search_seconds,
+                    seconds=self.search_seconds + SEARCH_MARGIN)
         finally:
             self._refill(key, variant, grade)
         return found
@@ -203,8 +275,8 @@ class Advisor:
 
         async def fill() -> None:
             try:
-                self._stash[key] = await self.heavy.run(
-                    find_deal, variant, grade, REFILL_SECONDS,
+                self._stash[key] = await self.jobs.run(
+                    "search", find_deal, variant, grade, REFILL_SECONDS,
                     seconds=REFILL_SECONDS + SEARCH_MARGIN)
             except KabaleError:
                 pass  # busy, or none found: the next request looks for itself
@@ -227,11 +299,15 @@ class Advisor:
         """End the reservation :meth:`claim` made."""
         self._bots_thinking.discard(game_id)
 
-    async def bot_move(self, game_id: str, game: Game) -> str | None:
-        """The bot's next move in the game's position (None: it gives up). The bot lives in
-        a worker of the play lane, and its moves go to that worker while it is free."""
-        return await self.play.run(_bot_move, game_id, game.copy(), self.budget("bot", game),
-                                   position_seed(game_id, game), seconds=CAP_SECONDS["bot"],
+    async def bot_move(self, game_id: str, game: Game, player: str = LOCAL_PLAYER
+                       ) -> str | None:
+        """The bot's next move in the game's position (None: it gives up). On the local
+        engine the bot lives in a worker of the play lane, and its moves go to that worker
+        while it is free (elsewhere a bot out of step with the game starts afresh)."""
+        copy = game.copy()
+        return await self.jobs.run("bot", _bot_move, game_id, copy, self.budget("bot", copy),
+                                   position_seed(copy), seconds=CAP_SECONDS["bot"],
+                                   owner=Owner(player, game_id, position_key(copy)),
                                    affinity=game_id)
 
 

@@ -21,7 +21,7 @@ from starlette.responses import JSONResponse, Response
 from kabale.core.errors import KabaleError
 from kabale.core.game import Game
 from kabale.core.variants import Variant, parse_variant
-from kabale.server.advice import Advisor, BusyError, JobTimeoutError
+from kabale.server.advice import Advisor, position_key
 from kabale.server.deals import (
     DealInfo,
     NoDealFoundError,
@@ -43,6 +43,7 @@ from kabale.server.handling import (
     read_json,
     service,
 )
+from kabale.server.jobs_api import player_key, refusal
 from kabale.storage.db import StorageError
 from kabale.storage.secret import daily_was_shown
 
@@ -56,15 +57,13 @@ def _advisor(request: Request) -> Advisor:
 
 
 async def _think(request: Request, work: Any) -> Any:
-    """Await an advisor job, mapping its refusals to answers."""
+    """Await an advisor job, mapping its refusals to answers (server.jobs_api)."""
     try:
         return await work
-    except BusyError as exc:
-        raise ApiError(503, str(exc), "busy") from None
-    except JobTimeoutError as exc:
-        raise ApiError(503, str(exc), "too_long") from None
     except NoDealFoundError as exc:
         raise ApiError(503, str(exc), "no_deal") from None
+    except KabaleError as exc:
+        raise refusal(exc) from None
 
 
 def _playing(request: Request) -> Entry:
@@ -165,7 +164,8 @@ async def hint(request: Request) -> Response:
     moves ranked; the game is marked assisted."""
     await read_json(request)
     entry = _playing(request)
-    found = await _think(request, _advisor(request).hint(entry.id, entry.game))
+    found = await _think(request, _advisor(request).hint(entry.id, entry.game,
+                                                               player_key(request)))
     try:
         entry = service(request).assist(entry.id)
     except Exception as exc:
@@ -182,7 +182,8 @@ async def chance(request: Request) -> Response:
         entry = service(request).get(request.path_params["game_id"])
     except Exception as exc:
         raise game_error(exc) from None
-    found = await _think(request, _advisor(request).chance(entry.id, entry.game))
+    found = await _think(request, _advisor(request).chance(entry.id, entry.game,
+                                                                 player_key(request)))
     if entry.status == "playing":
         # The win chance is help too (it says whether a line can still be won): a game it
         # was asked in has no place on the daily leaderboards (storage.leaderboard).
@@ -205,7 +206,8 @@ async def bot(request: Request) -> Response:
     if not advisor.claim(entry.id):
         raise ApiError(409, "the bot is already thinking about this game")
     try:
-        move = await _think(request, advisor.bot_move(entry.id, entry.game))
+        move = await _think(request, advisor.bot_move(entry.id, entry.game,
+                                                             player_key(request)))
     finally:
         advisor.release(entry.id)
     games = service(request)
@@ -220,6 +222,9 @@ async def bot(request: Request) -> Response:
         raise
     except Exception as exc:
         raise game_error(exc) from None
+    # the bot's move leaves the position as the player's would (server.jobs_api.leaving)
+    advisor.jobs.left(player_key(request), entry.id,
+                      position_key(entry.game) if entry.status == "playing" else None)
     return answer(request, entry, played, bot={"move": played})
 
 
@@ -240,7 +245,8 @@ async def postmortem(request: Request) -> Response:
     move that lost the win, a winning line from just before it, and the game's moves."""
     await read_json(request)
     entry = _over(request)
-    found = await _think(request, _advisor(request).postmortem(entry.id, entry.game))
+    found = await _think(request, _advisor(request).postmortem(entry.id, entry.game,
+                                                                     player_key(request)))
     return JSONResponse({"id": entry.id, "deal_id": entry.game.deal_id,
                          "moves": [str(m) for m in entry.game.history],
                          "postmortem": found.to_dict()})

@@ -58,7 +58,7 @@ if TYPE_CHECKING:
 #: the solver's compiled kernels, which a build without a C compiler lacks (setup.py)
 SOLVER_KERNELS = ("kabale.solver._klondike", "kabale.solver._spider")
 try:
-    from kabale.server import advice_api
+    from kabale.server import advice_api, jobs_api
     from kabale.server.advice import Advisor
 except ModuleNotFoundError as error:
     if error.name not in SOLVER_KERNELS:
@@ -271,8 +271,14 @@ async def index(request: Request) -> Response:
 
 async def _api_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ApiError)
-    body = {"error": exc.message} if exc.code is None else {"error": exc.message, "code": exc.code}
-    return JSONResponse(body, status_code=exc.status)
+    body: dict[str, Any] = {"error": exc.message}
+    if exc.code is not None:
+        body["code"] = exc.code
+    if exc.retry_after is None:
+        return JSONResponse(body, status_code=exc.status)
+    body["retry_after"] = exc.retry_after
+    return JSONResponse(body, status_code=exc.status,
+                        headers={"Retry-After": str(exc.retry_after)})
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
@@ -292,16 +298,28 @@ async def _no_solver(request: Request) -> Response:
     raise ApiError(503, NO_SOLVER, "no_solver")
 
 
+def _changes(endpoint: Callable[[Request], Awaitable[Response]], new: bool = False,
+             ) -> Callable[[Request], Awaitable[Response]]:
+    """``endpoint``, cancelling the player's help for the positions it leaves
+    (server.jobs_api) when there is an advisor."""
+    if NO_SOLVER:
+        return endpoint
+    return jobs_api.starting(endpoint) if new else jobs_api.leaving(endpoint)
+
+
 def create_app(db_path: str, effort: EffortSetting = "quick",
                search_seconds: float = SEARCH_SECONDS, site: Site | None = None,
-               advice_workers: int = 2) -> Starlette:
+               advice_workers: int = 2, engine: str | None = None,
+               scheduler: str | None = None) -> Starlette:
     """The web game over the SQLite database at ``db_path`` (created if missing; or a
     postgresql:// URL, storage.pg); with
     ``site`` a hosted server of many players (server.site), else `kabale play`'s one; the
     advisor thinks at ``effort`` (a level's name, or an Effort per family, for tests), and a
     request for a chosen deal looks for at most about ``search_seconds``. In a
     kabale built without the solver's kernels, ``app.state.advisor`` is None and the help
-    answers 503 with code "no_solver"."""
+    answers 503 with code "no_solver". The help runs as jobs on ``engine`` ("local" worker
+    processes, or "dask" at the ``scheduler`` address; by default from
+    ``KABALE_ADVICE_ENGINE`` and ``KABALE_ADVICE_SCHEDULER``, else local)."""
     game = "/api/games/{game_id:str}"
     routes = [
         Route("/", index),
@@ -312,15 +330,18 @@ def create_app(db_path: str, effort: EffortSetting = "quick",
         Route("/api/leaderboard", board_api.leaderboard),
         Route("/api/player/settings", player_api.settings, methods=["POST"]),
         Route("/leaderboard", board_api.page),
-        Route("/api/games", create_game, methods=["POST"]),
+        Route("/api/games", _changes(create_game, new=True), methods=["POST"]),
         Route(game, fetching(get_game)),
-        Route(game + "/moves", fetching(play_move), methods=["POST"]),
-        Route(game + "/undo", fetching(undo), methods=["POST"]),
-        Route(game + "/redo", fetching(redo), methods=["POST"]),
-        Route(game + "/resign", fetching(resign), methods=["POST"]),
+        Route(game + "/moves", fetching(_changes(play_move)), methods=["POST"]),
+        Route(game + "/undo", fetching(_changes(undo)), methods=["POST"]),
+        Route(game + "/redo", fetching(_changes(redo)), methods=["POST"]),
+        Route(game + "/resign", fetching(_changes(resign)), methods=["POST"]),
         Route(game + "/reveal", fetching(reveal), methods=["POST"]),
-        *(Route(f"{game}/{name}", fetching(_no_solver if NO_SOLVER else getattr(
-            advice_api, name)), methods=methods) for name, methods in HELP_ROUTES.items()),
+        *(Route(f"{game}/{name}", fetching(_no_solver if NO_SOLVER else jobs_api.watching(
+            getattr(advice_api, name))), methods=methods) for name, methods in HELP_ROUTES.items()),
+        Route(game + "/help", fetching(_no_solver if NO_SOLVER else jobs_api.cancel_help),
+              methods=["DELETE"]),
+        Route("/api/help", _no_solver if NO_SOLVER else jobs_api.help_status),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     if site is not None:
@@ -331,14 +352,19 @@ def create_app(db_path: str, effort: EffortSetting = "quick",
             Route("/api/player/redeem", player_api.redeem, methods=["POST"]),
             Route("/api/player/delete", player_api.delete, methods=["POST"]),
         ]
-    advisor = None if NO_SOLVER else Advisor(effort, workers=advice_workers,
-                                             search_seconds=search_seconds)
+    advisor = None
+    if not NO_SOLVER:
+        from kabale.server.jobservice import engine_setting
+
+        engine, address = engine_setting(engine, scheduler)
+        advisor = Advisor(effort, workers=advice_workers, search_seconds=search_seconds,
+                          engine=engine, scheduler=address)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
         if advisor is not None:
-            advisor.close()  # `kabale play` runs without a lifespan and closes it itself
+            await advisor.aclose()  # `kabale play` runs without a lifespan: closes it itself
 
     app = Starlette(
         routes=routes,

@@ -21,13 +21,16 @@ MAX_BODY = 16 * 1024
 class ApiError(Exception):
     """An error answered as ``{"error": message}`` with ``status``; ``code`` (sent as
     ``"code"`` when given) names a refusal the page words itself: "busy" (the advisor's queue
-    is full), "no_deal" (no chosen deal turned up in time)."""
+    is full), "no_deal" (no chosen deal turned up in time). ``retry_after`` (seconds) is
+    sent as the Retry-After header and the field ``"retry_after"``."""
 
-    def __init__(self, status: int, message: str, code: str | None = None) -> None:
+    def __init__(self, status: int, message: str, code: str | None = None,
+                 retry_after: int | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
         self.code = code
+        self.retry_after = retry_after
 
 
 async def read_json(request: Request) -> dict[str, Any]:
@@ -44,6 +47,7 @@ async def read_json(request: Request) -> dict[str, Any]:
                 raise ApiError(413, f"request body too large (limit {MAX_BODY} bytes)")
     except ClientDisconnect:  # gone, or closed for not sending its body in time
         raise ApiError(408, "the request body did not arrive in full") from None
+    request.state.body_read = True  # from now on a disconnect may be listened for
     if not body.strip():
         return {}
     try:

@@ -40,6 +40,11 @@ class JobTimeoutError(KabaleError):
     """A job ran past its wall-clock cap; its worker was stopped."""
 
 
+class JobLostError(BusyError):
+    """The worker running a job died (killed, out of memory) before it answered; the other
+    workers and their jobs carry on."""
+
+
 def _context() -> BaseContext:
     """Processes forked from a clean server process where there is one (fast, and safe in a
     process with threads), else spawned."""
@@ -98,7 +103,8 @@ class _Worker:
             outcome = conn.recv() if ready else None
         except (EOFError, OSError):
             self.stop()
-            raise BusyError("the advisor's worker stopped; ask again") from None
+            raise JobLostError("the advisor's worker stopped before it answered; ask again"
+                               ) from None
         if outcome is None:
             self.stop()
             raise JobTimeoutError(f"the advisor took longer than {seconds:g} s and was "
@@ -110,8 +116,9 @@ class _Worker:
 
     def kill(self) -> None:
         """Kill the process, leaving the rest to the thread waiting on it (if any)."""
-        if self.process is not None and self.process.is_alive():
-            self.process.kill()
+        process = self.process  # read once: the waiting thread may forget it meanwhile
+        if process is not None and process.is_alive():
+            process.kill()
 
     def stop(self) -> None:
         """Kill the process (if any) and forget it."""
@@ -153,17 +160,34 @@ class Lane:
         self.jobs += 1
         try:
             worker = await self._take(affinity)
-            try:
-                if self._closed:
-                    raise BusyError("the advisor is shutting down")
-                loop = asyncio.get_running_loop()
-                result: T = await loop.run_in_executor(self._threads, worker.call, fn, args,
-                                                       seconds)
-                return result
-            finally:
+            if self._closed:
                 self._give_back(worker)
+                raise BusyError("the advisor is shutting down")
+            loop = asyncio.get_running_loop()
+            running = loop.run_in_executor(self._threads, worker.call, fn, args, seconds)
+            try:
+                result: T = await asyncio.shield(running)
+            except asyncio.CancelledError:
+                # The job is no longer wanted (its position was left, its player went): its
+                # worker is killed so that its CPU is free, and it is given back once the
+                # thread waiting on it has seen the end (then a fresh one starts on demand).
+                worker.kill()
+                self.jobs += 1  # the worker is still taken until then
+                running.add_done_callback(lambda done: self._after_kill(done, worker))
+                raise
+            except BaseException:
+                self._give_back(worker)
+                raise
+            self._give_back(worker)
+            return result
         finally:
             self.jobs -= 1
+
+    def _after_kill(self, done: asyncio.Future[Any], worker: _Worker) -> None:
+        if not done.cancelled():
+            done.exception()  # retrieved: it is the end of a job nobody waits for
+        self.jobs -= 1
+        self._give_back(worker)
 
     async def _take(self, affinity: str | None) -> _Worker:
         if self._idle:
@@ -194,6 +218,12 @@ class Lane:
         """The process ids of the workers running now (for tests and status)."""
         return [w.process.pid for w in self._workers
                 if w.process is not None and w.process.pid is not None and w.process.is_alive()]
+
+    def busy(self) -> list[int]:
+        """The process ids of the workers running a job now."""
+        return [w.process.pid for w in self._workers
+                if w not in self._idle and w.process is not None
+                and w.process.pid is not None and w.process.is_alive()]
 
     def close(self) -> None:
         """Stop every worker; jobs running now end with an error."""

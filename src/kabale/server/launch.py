@@ -67,22 +67,26 @@ def start_query(variant: str | None, seed: int | None) -> str:
 
 
 def main(variant: str | None, seed: int | None, port: int | None, open_browser: bool,
-         db: str | None, effort: str = "quick") -> int:
+         db: str | None, effort: str = "quick", engine: str | None = None,
+         scheduler: str | None = None) -> int:
     """Serve the web game until interrupted; returns the exit code. ``effort``: the
-    advisor's level for hints, win chance, the bot and post-mortems.
+    advisor's level for hints, win chance, the bot and post-mortems; ``engine`` and
+    ``scheduler``: where that help runs (server.jobservice.engine_setting).
 
     A bad variant, seed or port, a database in use by another server, or one that cannot be
     opened raises KabaleError before anything is served.
     """
     from kabale.server.app import NO_SOLVER, create_app
+    from kabale.server.jobservice import engine_setting
 
+    engine_setting(engine, scheduler)  # a bad setting stops before any file is made
     check_port(port)
     query = start_query(variant, seed)
     db_path = default_db_path(db)
     lock = ServerLock(db_path)
     lock.acquire()  # one server per database: a second one names the first and stops
     try:
-        app = create_app(str(db_path), effort=effort)
+        app = create_app(str(db_path), effort=effort, engine=engine, scheduler=scheduler)
         try:
             if NO_SOLVER:
                 print(f"kabale: warning: no hints, win chance, demo, chosen deals or look "

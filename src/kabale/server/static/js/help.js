@@ -62,7 +62,7 @@ export function createHelp(ctx) {
   async function askHint() {
     const body = ctx.body();
     if (!playing(body)) { bubble(t("reason.game_over"), $("btn-hint")); return; }
-    if (hint.asking) return;
+    if (hint.asking) { cancelHint(body); return; }   // a second press stops the thinking
     const serial = ctx.serial();
     if (hint.serial === serial && hint.data) {
       if (hint.data.moves.length < 2) {
@@ -73,22 +73,33 @@ export function createHelp(ctx) {
       showHint(body);
       return;
     }
-    hint.asking = true;
+    hint.asking = new AbortController();
     $("btn-hint").setAttribute("aria-busy", "true");
+    $("btn-hint").title = t("hint.cancel");
     say(t("hint.thinking"));
     try {
-      const got = await api.hint(body.id);
+      const got = await api.hint(body.id, hint.asking.signal);
       if (ctx.serial() !== serial) return;   // the game moved on while the advisor thought
       body.assisted = true;
       ctx.refreshHud();
       Object.assign(hint, { serial, data: got.hint, index: 0 });
       showHint(ctx.body());
     } catch (err) {
-      bubble(ctx.errorText(err), $("btn-hint"));
+      if (err.code === "aborted" || err.code === "cancelled") say(t("hint.cancelled"));
+      else bubble(ctx.errorText(err), $("btn-hint"));
     } finally {
       hint.asking = false;
       $("btn-hint").removeAttribute("aria-busy");
+      $("btn-hint").title = t("btn.hint.title");
     }
+  }
+
+  /** Stop waiting for the hint being worked out, and tell the server to stop it too (its
+   * worker is then free for someone else). */
+  function cancelHint(body) {
+    if (!hint.asking) return;
+    hint.asking.abort();
+    api.cancelHelp(body.id).catch(() => {});   // gone or finished: nothing left to stop
   }
 
   function drawMeter(chance) {
@@ -126,7 +137,7 @@ export function createHelp(ctx) {
         box.classList.remove("stale");
       }
     } catch (err) {
-      retry = err.status === 503;
+      retry = err.status === 503 || err.status === 429;   // busy, or the player's 3 jobs
       box.title = ctx.errorText(err);
     } finally {
       meter.busy = false;

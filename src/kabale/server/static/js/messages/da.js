@@ -141,6 +141,10 @@ export default {
   "reason.busy": "Computeren tænker stadig over andre spørgsmål; spørg igen om lidt.",
   "reason.no_deal": "Der dukkede ingen kabale af den slags op i tide; prøv igen (den næste bliver fundet imens).",
   "reason.too_long": "Det spørgsmål tog computeren for lang tid, så den holdt op; spørg igen, eller sænk indsatsen.",
+  "reason.too_many": "Du har allerede tre spørgsmål, der bliver regnet på; vent på et af dem, eller annullér det.",
+  "reason.worker_lost": "Computeren, der regnede på det spørgsmål, stoppede; spørg igen.",
+  "reason.cancelled": "Det spørgsmål blev annulleret.",
+  "reason.aborted": "Det spørgsmål blev annulleret.",
   "reason.no_solver": "Denne kabale er installeret uden sin løser, så den kan ikke hjælpe med et træk, vælge kort efter sværhed eller se tilbage; serverens terminal siger, hvad der skal installeres.",
   "reason.bad_deal": "Spillet i linket, “{deal}”, kan kabale ikke lægge.",
 
@@ -303,6 +307,8 @@ export default {
   "stats.bar.assisted": " (med hjælp)",
 
   "hint.thinking": "Leder efter det bedste træk…",
+  "hint.cancel": "Regner på et tip… tryk igen for at annullere",
+  "hint.cancelled": "Tip annulleret.",
   "hint.best": "Tip: {move} Det {reason}.",
   "hint.odds": "({chance} af de prøvede fordelinger af de skjulte kort blev vundet derefter.)",
   "hint.next": "Nr. {n}: {move}",

@@ -154,6 +154,10 @@ export default {
   "reason.busy": "The computer is still thinking about other questions; ask again in a moment.",
   "reason.no_deal": "No deal of that kind turned up in time; ask again (the next one is being looked for).",
   "reason.too_long": "That question took the computer too long, so it stopped; ask again, or lower the effort.",
+  "reason.too_many": "You already have three questions being worked out; wait for one, or cancel it.",
+  "reason.worker_lost": "The computer working on that question stopped; ask again.",
+  "reason.cancelled": "That question was cancelled.",
+  "reason.aborted": "That question was cancelled.",
   "reason.no_solver": "This kabale was installed without its solver, so it cannot help with a move, grade a deal or look back; the server's terminal says what to install.",
   "reason.bad_deal": "The link's deal “{deal}” is not one kabale can deal.",
 
@@ -302,6 +306,8 @@ export default {
   "stats.bar.assisted": " (with help)",
 
   "hint.thinking": "Looking for the best move…",
+  "hint.cancel": "Working out a hint… press again to cancel",
+  "hint.cancelled": "Hint cancelled.",
   "hint.best": "Hint: {move} It {reason}.",
   "hint.odds": "({chance} of the sampled deals were won after it.)",
   "hint.next": "Next best ({n}): {move}",

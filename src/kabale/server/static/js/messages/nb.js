@@ -141,6 +141,10 @@ export default {
   "reason.busy": "Maskinen tenker fortsatt på andre spørsmål; spør igjen om litt.",
   "reason.no_deal": "Det dukket ikke opp noen kabal av det slaget i tide; prøv igjen (den neste blir funnet imens).",
   "reason.too_long": "Det spørsmålet tok maskinen for lang tid, så den ga opp; spør igjen, eller senk innsatsen.",
+  "reason.too_many": "Du har allerede tre spørsmål som blir regnet på; vent på ett av dem, eller avbryt det.",
+  "reason.worker_lost": "Maskinen som regnet på det spørsmålet stoppet; spør igjen.",
+  "reason.cancelled": "Det spørsmålet ble avbrutt.",
+  "reason.aborted": "Det spørsmålet ble avbrutt.",
   "reason.no_solver": "Denne kabalen er installert uten løseren sin, så den kan ikke hjelpe med et trekk, velge kort etter vanskelighet eller se tilbake; serverens terminal sier hva som må installeres.",
   "reason.bad_deal": "Spillet i lenken, «{deal}», kan ikke legges av kabale.",
 
@@ -303,6 +307,8 @@ export default {
   "stats.bar.assisted": " (med hjelp)",
 
   "hint.thinking": "Leter etter det beste trekket …",
+  "hint.cancel": "Regner ut et tips … trykk igjen for å avbryte",
+  "hint.cancelled": "Tipset ble avbrutt.",
   "hint.best": "Tips: {move} Det {reason}.",
   "hint.odds": "({chance} av de prøvde fordelingene av de skjulte kortene ble vunnet etterpå.)",
   "hint.next": "Nr. {n}: {move}",

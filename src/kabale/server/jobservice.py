@@ -1,0 +1,427 @@
+"""Help as jobs: each request for help (a hint, the win chance, the bot's move, a post-mortem,
+a search for a deal) is a :class:`Job` with an id, a deadline and a priority, run by an
+engine that is not the web process, with limits that keep it fair between players.
+
+Two engines (backends), chosen by one setting (``engine_setting``):
+
+- ``local`` (the default: one machine, nothing to install): the worker processes of
+  :mod:`kabale.server.jobs`, in two lanes (``play`` for what a player waits for during a
+  game, ``heavy`` for the long jobs), each job under a wall-clock cap that kills its worker.
+- ``dask``: a Dask distributed scheduler at an address (``KABALE_ADVICE_SCHEDULER`` or
+  ``--scheduler``), whose workers (``dask worker ADDRESS --nthreads 1``, kabale installed)
+  run the jobs: adding a machine with workers adds capacity. Dask is the documented engine
+  because kabale already uses it for analysis (``kabale.analysis.engines``; it is in the
+  ``test`` extra), so a site runs one engine for both; it gives priorities on submit,
+  cancellation, and reports a job whose worker died (``KilledWorker``) after its retries.
+  Ray would do as well and is left out: a second engine to install and test for nothing
+  the site needs now.
+
+Fairness and limits, the same on both engines (this module, not the engine):
+
+- each player has at most ``per_player`` jobs in flight; one more is refused with
+  :class:`TooManyJobsError` (429 with Retry-After);
+- a request for a job already in flight under the same key (the same kind of help for the
+  same seen position at the same effort: ``advice.view_key``) waits for that job instead
+  of starting another, whichever player asked first (the answer depends only on what both
+  have seen);
+- each job has owners (player, game, position); when a player leaves the position (moves,
+  undoes, redoes, gives up, starts another game, asks to cancel, or stops waiting) they
+  stop owning it, and a job nobody owns any more is cancelled: on the local engine its
+  worker is killed (or it never starts), on Dask the future is cancelled and a worker
+  running it restarted, so its CPU is free;
+- each lane takes a bounded number of jobs in flight; one more is refused with
+  :class:`~kabale.server.jobs.BusyError` (503 with Retry-After);
+- a job past its deadline is stopped (its worker killed or restarted) and answered
+  :class:`~kabale.server.jobs.JobTimeoutError`;
+- a job whose worker died before it answered (kill -9, out of memory) is run once more
+  within its deadline, then answered :class:`~kabale.server.jobs.JobLostError`; every
+  other job carries on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import time
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
+
+from kabale.core.errors import KabaleError
+from kabale.server.jobs import BusyError, JobLostError, JobTimeoutError, Lane
+
+__all__ = ["DaskBackend", "Job", "JobCancelledError", "JobService", "LocalBackend", "Owner",
+           "TooManyJobsError", "engine_setting"]
+
+T = TypeVar("T")
+
+#: the jobs in flight that one player may have at once (a hint, the chance meter and one
+#: more: what the page asks for at most at once)
+PER_PLAYER = 3
+#: Dask's priority of each kind of job (higher runs first): what a player waits for during
+#: a game before what runs in the background or after it
+PRIORITY: Mapping[str, int] = {"hint": 10, "chance": 10, "bot": 10, "postmortem": 0,
+                               "daily": 0, "search": 0, "review": 0}
+#: the lane of each kind of job (the local engine's worker processes; a bound on Dask)
+LANES: Mapping[str, str] = {"hint": "play", "chance": "play", "bot": "play"}
+#: seconds a refused request is told to wait before asking again (Retry-After)
+RETRY_AFTER: Mapping[str, int] = {"busy": 2, "too_many": 1, "worker_lost": 1}
+#: the environment variables of the engine setting (the CLI's flags win over them)
+ENGINE_ENV, SCHEDULER_ENV = "KABALE_ADVICE_ENGINE", "KABALE_ADVICE_SCHEDULER"
+ENGINES = ("local", "dask")
+
+
+class TooManyJobsError(BusyError):
+    """The player has as many jobs in flight as a player may; the request was not queued."""
+
+
+class JobCancelledError(KabaleError):
+    """The job was cancelled before it answered: its position was left, or its player
+    asked to cancel it."""
+
+
+def engine_setting(engine: str | None = None, scheduler: str | None = None,
+                   env: Mapping[str, str] | None = None) -> tuple[str, str | None]:
+    """The engine (``local`` or ``dask``) and the scheduler's address: the arguments, else
+    ``KABALE_ADVICE_ENGINE`` and ``KABALE_ADVICE_SCHEDULER``; a scheduler alone means dask.
+    KabaleError naming the setting for an unknown engine or dask without an address."""
+    env = os.environ if env is None else env
+    scheduler = scheduler or env.get(SCHEDULER_ENV) or None
+    engine = engine or env.get(ENGINE_ENV) or ("dask" if scheduler else "local")
+    if engine not in ENGINES:
+        raise KabaleError(f"advice engine {engine!r} is unknown; valid: {', '.join(ENGINES)}")
+    if engine == "dask" and not scheduler:
+        raise KabaleError(f"the dask advice engine needs the scheduler's address: "
+                          f"--scheduler tcp://HOST:8786 or {SCHEDULER_ENV}")
+    return engine, scheduler if engine == "dask" else None
+
+
+@dataclass(frozen=True)
+class Owner:
+    """Who wants a job's answer: a player, in a game, at a position (its moves)."""
+
+    player: str
+    game_id: str
+    position: str
+
+
+@dataclass
+class Job:
+    """One request for help. ``seconds``: its deadline after it was made; ``key``: what
+    makes two requests the same job (None: never shared); ``owners``: who waits for it
+    (with how many requests each); a job made with no owner runs in the background and is
+    only cancelled by its deadline."""
+
+    id: str
+    kind: str
+    fn: Callable[..., Any]
+    args: tuple[Any, ...]
+    seconds: float
+    priority: int
+    lane: str
+    key: Hashable | None = None
+    affinity: str | None = None
+    background: bool = False
+    owners: dict[Owner, int] = field(default_factory=dict)
+    deadline: float = 0.0
+    cancelled: str = ""
+    attempts: int = 0
+    task: asyncio.Task[Any] | None = None
+
+
+class Backend(Protocol):
+    """An engine that runs a job: ``run`` answers its result or raises JobTimeoutError past
+    ``seconds``, JobLostError when its worker died, BusyError when the engine cannot take
+    it; cancelling ``run`` stops the job and frees its CPU."""
+
+    name: str
+
+    async def run(self, job: Job, seconds: float) -> Any: ...
+
+    async def workers(self) -> int: ...
+
+    async def aclose(self) -> None: ...
+
+
+class LocalBackend:
+    """The worker processes of this machine, in the two lanes of server.jobs."""
+
+    name = "local"
+
+    def __init__(self, workers: int = 2, queue: int = 6, heavy_workers: int = 2,
+                 heavy_queue: int = 4) -> None:
+        self.lanes = {"play": Lane("play", workers, queue),
+                      "heavy": Lane("heavy", heavy_workers, heavy_queue)}
+
+    async def run(self, job: Job, seconds: float) -> Any:
+        return await self.lanes[job.lane].run(job.fn, *job.args, seconds=seconds,
+                                              affinity=job.affinity)
+
+    async def workers(self) -> int:
+        return sum(len(lane.pids()) for lane in self.lanes.values())
+
+    async def aclose(self) -> None:
+        self.close()
+
+    def close(self) -> None:
+        for lane in self.lanes.values():
+            lane.close()
+
+
+class DaskBackend:
+    """A Dask distributed scheduler's workers (connected on the first job). Each job is a
+    future with the job's priority, its key naming the job; cancelling it cancels the
+    future, and a worker running it is restarted by its nanny, which stops the job (a
+    thread cannot be stopped otherwise)."""
+
+    name = "dask"
+
+    def __init__(self, address: Any, timeout: float = 10.0) -> None:
+        self.address = address
+        self.timeout = timeout  # seconds to connect to the scheduler
+        self.client: Any = None
+        self._connecting: asyncio.Lock | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def _client(self) -> Any:
+        if self.client is None:
+            from distributed import Client  # only a site that serves with Dask needs it
+            if self._connecting is None:
+                self._connecting = asyncio.Lock()
+            async with self._connecting:
+                if self.client is None:
+                    try:
+                        self.client = await Client(  # type: ignore[no-untyped-call]
+                            self.address, asynchronous=True,
+                            timeout=self.timeout, set_as_default=False)
+                    except OSError as exc:
+                        raise BusyError(f"the help engine at {self.address} cannot be "
+                                        f"reached ({exc}); ask again later") from None
+        return self.client
+
+    async def run(self, job: Job, seconds: float) -> Any:
+        from distributed import KilledWorker
+        from distributed.client import FutureCancelledError
+
+        client = await self._client()
+        future = client.submit(job.fn, *job.args, key=f"kabale-{job.kind}-{job.id}-"
+                               f"{job.attempts}", priority=job.priority, pure=False)
+        try:
+            return await asyncio.wait_for(_result(future), seconds)
+        except TimeoutError:
+            await self._stop(future)
+            raise JobTimeoutError(f"the advisor took longer than {seconds:g} s and was "
+                                  "stopped; ask again, or use a lower --effort") from None
+        except asyncio.CancelledError:
+            task = asyncio.get_running_loop().create_task(self._stop(future))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+            raise
+        except KilledWorker:
+            raise JobLostError("the worker running this job died before it answered; ask "
+                               "again") from None
+        except FutureCancelledError as exc:  # lost with the scheduler, or cancelled there
+            raise JobLostError(f"the help engine dropped this job ({exc}); ask again"
+                               ) from None
+        except OSError as exc:  # the scheduler cannot be reached (CommClosedError too)
+            raise BusyError(f"the help engine at {self.address} cannot be reached ({exc}); "
+                            "ask again later") from None
+
+    async def _stop(self, future: Any) -> None:
+        """Cancel the future; restart the worker running it, if one is."""
+        client = self.client
+        try:
+            processing = await client.processing()
+            await client.cancel([future], force=True)
+            running = [worker for worker, keys in processing.items() if future.key in keys]
+            if running:
+                await client.restart_workers(running, timeout=30, raise_for_error=False)
+        except Exception:  # noqa: BLE001 - best effort: the scheduler may be gone
+            pass
+
+    async def workers(self) -> int:
+        if self.client is None:
+            return 0
+        return len(await self.client.nthreads())
+
+    async def aclose(self) -> None:
+        if self.client is not None:
+            await self.client.close()
+            self.client = None
+
+
+async def _result(future: Any) -> Any:
+    return await future
+
+
+class JobService:
+    """Runs help as jobs on a backend, with the limits of the module docstring."""
+
+    def __init__(self, backend: Backend, limits: Mapping[str, int],
+                 per_player: int = PER_PLAYER) -> None:
+        self.backend = backend
+        self.limits = dict(limits)
+        self.per_player = per_player
+        self._jobs: dict[str, Job] = {}
+        self._shared: dict[Hashable, Job] = {}
+        self.done = 0
+
+    # ------------------------------------------------------------------ asking
+
+    async def run(self, kind: str, fn: Callable[..., T], *args: Any, seconds: float,
+                  owner: Owner | None = None, key: Hashable | None = None,
+                  affinity: str | None = None) -> T:
+        """``fn(*args)`` as a job of ``kind`` within ``seconds``, for ``owner`` (None: a
+        background job); a job in flight under ``key`` is shared. Raises what the module
+        docstring says, and JobCancelledError when the job was cancelled."""
+        job = self._shared.get(key) if key is not None else None
+        if job is None:
+            job = self._start(kind, fn, args, seconds, owner, key, affinity)
+        if owner is not None:
+            job.owners[owner] = job.owners.get(owner, 0) + 1
+        assert job.task is not None
+        try:
+            result: T = await asyncio.shield(job.task)
+        except asyncio.CancelledError:
+            # this request stopped waiting (its client went): it no longer owns the job
+            if owner is not None:
+                self._release(job, owner, "its player stopped waiting")
+            raise
+        except BaseException:
+            if owner is not None:
+                self._release(job, owner, "")
+            raise
+        if owner is not None:
+            self._release(job, owner, "")
+        return result
+
+    def _release(self, job: Job, owner: Owner, why: str) -> None:
+        """One request of ``owner`` stops waiting for ``job``; when it was their last, they
+        stop owning it (and with ``why``, a job nobody owns is cancelled)."""
+        count = job.owners.get(owner, 0) - 1
+        if count > 0:
+            job.owners[owner] = count
+        elif owner in job.owners:
+            if why:
+                self._disown(job, owner, why)
+            else:
+                del job.owners[owner]
+
+    def _start(self, kind: str, fn: Callable[..., Any], args: tuple[Any, ...],
+               seconds: float, owner: Owner | None, key: Hashable | None,
+               affinity: str | None) -> Job:
+        lane = LANES.get(kind, "heavy")
+        if owner is not None and self.in_flight(owner.player) >= self.per_player:
+            raise TooManyJobsError(f"you have {self.per_player} requests for help being "
+                                   "worked out; wait for one, or cancel one")
+        if self.lane_jobs(lane) >= self.limits.get(lane, 1):
+            raise BusyError(f"the advisor is busy ({self.lane_jobs(lane)} requests are "
+                            "waiting for it); ask again in a moment")
+        job = Job(secrets.token_hex(8), kind, fn, args, seconds, PRIORITY.get(kind, 0),
+                  lane, key, affinity, background=owner is None,
+                  deadline=time.monotonic() + seconds)
+        self._jobs[job.id] = job
+        if key is not None:
+            self._shared[key] = job
+        job.task = asyncio.get_running_loop().create_task(self._drive(job))
+        job.task.add_done_callback(lambda _: self._forget(job))
+        return job
+
+    async def _drive(self, job: Job) -> Any:
+        """Run the job on the backend: once more if its worker died and time is left."""
+        while True:
+            job.attempts += 1
+            left = job.deadline - time.monotonic()
+            try:
+                return await self.backend.run(job, max(left, 0.1))
+            except asyncio.CancelledError:
+                if job.cancelled:
+                    raise JobCancelledError(f"the help was cancelled: {job.cancelled}"
+                                            ) from None
+                raise
+            except JobTimeoutError:
+                # named by the job's deadline, not by what was left of it for this attempt
+                raise JobTimeoutError(f"the advisor took longer than {job.seconds:g} s and "
+                                      "was stopped; ask again, or use a lower --effort"
+                                      ) from None
+            except JobLostError:
+                if job.attempts > 1 or job.deadline - time.monotonic() < 1.0:
+                    raise
+
+    def _forget(self, job: Job) -> None:
+        if job.task is not None and not job.task.cancelled():
+            job.task.exception()  # retrieved: a cancelled job may have nobody waiting
+        self._jobs.pop(job.id, None)
+        if job.key is not None and self._shared.get(job.key) is job:
+            del self._shared[job.key]
+        self.done += 1
+
+    # ------------------------------------------------------------------ leaving
+
+    def _disown(self, job: Job, owner: Owner, why: str) -> None:
+        job.owners.pop(owner, None)
+        if not job.owners and not job.background and job.task is not None \
+                and not job.task.done():
+            job.cancelled = why
+            job.task.cancel()
+            if job.key is not None and self._shared.get(job.key) is job:
+                del self._shared[job.key]  # a new request for it starts afresh
+
+    def left(self, player: str, game_id: str, position: str | None = None,
+             why: str = "the position changed") -> int:
+        """The player left ``game_id``'s position for ``position`` (None: left the game):
+        they stop owning the jobs of its other positions; those nobody owns any more are
+        cancelled. Returns how many jobs were cancelled."""
+        return self._drop(lambda job, owner: owner.player == player
+                          and owner.game_id == game_id and owner.position != position, why)
+
+    def started(self, player: str, game_id: str) -> int:
+        """The player started ``game_id``: the help for their games in play (hints,
+        chances, bot moves) is cancelled. Returns how many jobs were cancelled."""
+        return self._drop(lambda job, owner: job.lane == "play" and owner.player == player
+                          and owner.game_id != game_id, "a new game was started")
+
+    def _drop(self, which: Callable[[Job, Owner], bool], why: str) -> int:
+        """Disown every (job, owner) pair ``which`` picks; the number of jobs cancelled."""
+        cancelled = 0
+        for job in list(self._jobs.values()):
+            before = job.cancelled
+            for owner in [o for o in job.owners if which(job, o)]:
+                self._disown(job, owner, why)
+            cancelled += bool(job.cancelled) and not before
+        return cancelled
+
+    # ------------------------------------------------------------------ status
+
+    def in_flight(self, player: str) -> int:
+        """The jobs in flight that ``player`` owns."""
+        return sum(1 for job in self._jobs.values()
+                   if any(o.player == player for o in job.owners))
+
+    def lane_jobs(self, lane: str) -> int:
+        """The jobs in flight in ``lane``."""
+        return sum(1 for job in self._jobs.values() if job.lane == lane)
+
+    def jobs_of(self, player: str) -> list[dict[str, Any]]:
+        """The player's jobs in flight: id, kind, game and seconds left (for the page)."""
+        now = time.monotonic()
+        return [{"id": job.id, "kind": job.kind, "game_id": owner.game_id,
+                 "seconds_left": round(max(job.deadline - now, 0.0), 1)}
+                for job in self._jobs.values() for owner in job.owners
+                if owner.player == player]
+
+    async def status(self) -> dict[str, Any]:
+        """What an operator reads: the engine, jobs in flight by lane and their bounds,
+        jobs done, workers up."""
+        return {"engine": self.backend.name, "workers": await self.backend.workers(),
+                "in_flight": {lane: self.lane_jobs(lane) for lane in self.limits},
+                "limits": dict(self.limits), "per_player": self.per_player,
+                "done": self.done}
+
+    async def aclose(self) -> None:
+        for job in list(self._jobs.values()):
+            if job.task is not None and not job.task.done():
+                job.cancelled = "the server is stopping"
+                job.task.cancel()
+        await self.backend.aclose()
