@@ -61,6 +61,7 @@ def main() -> None:
     parser.add_argument("--weak", choices=["random", "greedy"], default="random")
     parser.add_argument("--max-moves", type=int, default=200)
     parser.add_argument("--referee", type=int, default=256, help="the referee's worlds")
+    parser.add_argument("--nodes", type=int, help="positions per world (the effort's own)")
     args = parser.parse_args()
     totals: dict[str, list[float]] = {"bot": [0, 0, 0, 0], args.weak: [0, 0, 0, 0]}
     checked = worse = 0
@@ -69,7 +70,10 @@ def main() -> None:
                  args.weak: agent_game(args.variant, seed, args.weak, args.max_moves)}
         for who, game in games.items():
             start = time.process_time()
-            found = review(game, args.effort, seed)
+            level = effort_for(game.variant, args.effort)
+            if args.nodes:
+                level = scaled(level, chance_nodes=args.nodes)
+            found = review(game, level, seed)
             seconds = time.process_time() - start
             graded = sum(n for g, n in found.counts.items() if g != "forced")
             bad = found.counts["mistake"] + found.counts["blunder"]

@@ -53,7 +53,7 @@ if TYPE_CHECKING:
 #: the solver's compiled kernels, which a build without a C compiler lacks (setup.py)
 SOLVER_KERNELS = ("kabale.solver._klondike", "kabale.solver._spider")
 try:
-    from kabale.server import advice_api
+    from kabale.server import advice_api, review_api
     from kabale.server.advice import Advisor
 except ModuleNotFoundError as error:
     if error.name not in SOLVER_KERNELS:
@@ -286,6 +286,8 @@ def create_app(db_path: str, effort: EffortSetting = "quick",
         Route(game + "/reveal", reveal, methods=["POST"]),
         *(Route(f"{game}/{name}", _no_solver if NO_SOLVER else getattr(advice_api, name),
                 methods=methods) for name, methods in HELP_ROUTES.items()),
+        Route(game + "/analysis", _no_solver if NO_SOLVER else review_api.analysis,
+              methods=["GET", "POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     advisor = None if NO_SOLVER else Advisor(effort, search_seconds=search_seconds)
@@ -295,6 +297,8 @@ def create_app(db_path: str, effort: EffortSetting = "quick",
         yield
         if advisor is not None:
             advisor.close()  # `kabale play` runs without a lifespan and closes it itself
+        if getattr(app.state, "reviews", None) is not None:
+            app.state.reviews.close()
 
     app = Starlette(
         routes=routes,

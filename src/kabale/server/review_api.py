@@ -1,0 +1,134 @@
+"""The review of a finished game (kabale.advisor.review), worked out in the background.
+
+``POST /api/games/{id}/analysis`` starts it (or answers the one already started) and
+``GET /api/games/{id}/analysis`` polls it: ``{"state": "none" | "running" | "done" |
+"failed", "done": positions reviewed, "total": positions, "review": Review.to_dict() once
+done, "error": the reason once failed}``. Both answer 409 while the game can still change
+(advice_api._over: won, or given up for good), for the review reads the true deal and grades
+the player's moves, which a player still at the table could use.
+
+Reviews run one at a time in a thread of their own, apart from the help pool (a review
+takes seconds to minutes; hints must not wait for it); at most QUEUE wait or run, and one
+more is refused with 503 "busy". The seed comes from the game's id and moves
+(advice.position_seed), the effort from the server's advisor, so asking twice gives the same
+review.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from kabale.advisor.effort import Effort
+from kabale.advisor.review import review
+from kabale.core.errors import KabaleError
+from kabale.core.game import Game
+from kabale.server.advice import Advisor, position_seed
+from kabale.server.advice_api import _over
+from kabale.server.handling import ApiError, read_json
+
+#: reviews that may wait or run at once, and finished ones kept
+QUEUE = 4
+KEPT = 64
+
+
+@dataclass
+class Job:
+    """One review: its progress (written by the worker thread, read by the loop)."""
+
+    done: int = 0
+    total: int = 0
+    review: dict[str, object] | None = None
+    error: str | None = None
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def to_dict(self) -> dict[str, object]:
+        """The JSON answer of a poll."""
+        with self.lock:
+            state = "done" if self.review is not None else \
+                "failed" if self.error is not None else "running"
+            return {"state": state, "done": self.done, "total": self.total,
+                    "review": self.review, "error": self.error}
+
+
+class Reviews:
+    """The background reviews of one app, by game id."""
+
+    def __init__(self) -> None:
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="review")
+        self._jobs: OrderedDict[str, Job] = OrderedDict()
+        self._tasks: set[asyncio.Future[None]] = set()
+
+    def get(self, game_id: str) -> Job | None:
+        """The review of a game, if one was started."""
+        return self._jobs.get(game_id)
+
+    def start(self, game_id: str, game: Game, advisor: Advisor) -> Job:
+        """The game's review, started now in the background unless it is already."""
+        job = self._jobs.get(game_id)
+        if job is not None and job.error is None:
+            return job
+        running = sum(j.review is None and j.error is None for j in self._jobs.values())
+        if running >= QUEUE:
+            raise ApiError(503, f"{running} reviews are being worked out; ask again in a "
+                                "minute", "busy")
+        job = Job(total=game.moves_made + 1)
+        self._jobs[game_id] = job
+        while len(self._jobs) > KEPT:
+            self._jobs.popitem(last=False)
+        copy = game.copy()
+        level, seed = advisor.level(copy), position_seed(game_id, copy)
+        future = asyncio.get_running_loop().run_in_executor(
+            self._pool, _work, job, copy, level, seed)
+        self._tasks.add(future)
+        future.add_done_callback(self._tasks.discard)
+        return job
+
+    def close(self) -> None:
+        """Stop taking reviews; one running finishes in its thread."""
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _work(job: Job, game: Game, level: Effort, seed: int) -> None:
+    def progress(done: int, total: int) -> None:
+        with job.lock:
+            job.done, job.total = done, total
+
+    try:
+        found = review(game, level, seed, progress=progress, with_deal=True)
+    except KabaleError as exc:
+        with job.lock:
+            job.error = str(exc)
+        return
+    with job.lock:
+        job.review = found.to_dict()
+
+
+def reviews(request: Request) -> Reviews:
+    """The app's reviews (made on first use)."""
+    found: Reviews | None = getattr(request.app.state, "reviews", None)
+    if found is None:
+        found = request.app.state.reviews = Reviews()
+    return found
+
+
+async def analysis(request: Request) -> Response:
+    """``POST`` starts the review of a finished game, ``GET`` polls it (module docstring)."""
+    if request.method == "POST":
+        await read_json(request)
+    entry = _over(request)
+    jobs = reviews(request)
+    if request.method == "POST":
+        job = jobs.start(entry.id, entry.game, request.app.state.advisor)
+        return JSONResponse({"id": entry.id, **job.to_dict()}, status_code=202)
+    found = jobs.get(entry.id)
+    body = found.to_dict() if found is not None else {
+        "state": "none", "done": 0, "total": entry.game.moves_made + 1, "review": None,
+        "error": None}
+    return JSONResponse({"id": entry.id, **body})
