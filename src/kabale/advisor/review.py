@@ -61,6 +61,11 @@ DEFAULT_EFFORT = "quick"
 #: the move, hides what a move gave away)
 REVIEW_NODES = {"klondike": 1, "spiderette": 1, "spider": 1}
 
+#: worlds a review compares the moves of one position on, as a multiple of the level's
+#: ``chance_samples``: a grade wants a small standard error (with 32 worlds one world is
+#: 3 points of chance; the Klondike solves are cheap enough for four times as many)
+REVIEW_WORLDS = {"klondike": 4, "spiderette": 1, "spider": 1}
+
 Progress = Callable[[int, int], None]
 
 
@@ -192,7 +197,7 @@ def _values(game: Game, level: Effort, seed: int) -> _Values:
     k = knowledge(game)
     klondike = isinstance(rules, KlondikeRules)
     rng = rng_for(seed)
-    n = 1 if k.complete else level.chance_samples
+    n = 1 if k.complete else level.chance_samples * REVIEW_WORLDS.get(game.variant.family, 1)
     positions = choice_positions(k, n, rng) if klondike else sample_positions(k, n, rng)
     planner = Planner(k, rules, positions[0])
     groups: dict[Move, Move] = {}
