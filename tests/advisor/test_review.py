@@ -10,7 +10,15 @@ from advice_games import played, twins
 from kabale import Game, KabaleError, solve
 from kabale.advisor import EFFORTS, review
 from kabale.advisor.effort import Effort, scaled
-from kabale.advisor.review import FORCED, GRADES, THRESHOLDS, grade, move_accuracy
+from kabale.advisor.postmortem import prefix
+from kabale.advisor.review import (
+    FORCED,
+    GRADES,
+    THRESHOLDS,
+    grade,
+    grade_move,
+    move_accuracy,
+)
 
 
 def small(family: str) -> Effort:
@@ -115,3 +123,17 @@ def test_the_spider_family_over_with_the_deal(variant: str) -> None:
 def test_a_bad_seed_is_refused() -> None:
     with pytest.raises(KabaleError, match="seed"):
         review(Game.new("klondike", 1), small("klondike"), seed=-1)
+
+
+def test_coach_s_grade_is_the_review_s_and_sees_no_hidden_card() -> None:
+    game = played("klondike", 6, 30)
+    level = small("klondike")
+    decisions = review(game, level, 2, with_deal=False).decisions
+    for i in (5, 17, 29):
+        before = prefix(game, i)
+        got = grade_move(before, game.history[i], level, 2)
+        assert got == decisions[i]
+        for twin in twins(before, 2):
+            assert grade_move(twin, game.history[i], level, 2) == got
+    with pytest.raises(KabaleError, match="not a move"):
+        grade_move(game, "1>1", level)

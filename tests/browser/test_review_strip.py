@@ -3,9 +3,15 @@ any move and the better move shown on the table (issue 49)."""
 
 from __future__ import annotations
 
-from helpers import new_page, open_game, wait_moves
+from helpers import body, new_page, open_game, wait_moves
 from liveserver import LiveServer
 from playwright.sync_api import Browser, expect
+from positions import store_game
+
+import kabale
+from kabale.advisor.effort import effort_for
+from kabale.advisor.review import grade_move
+from kabale.server.advice import position_seed
 
 GRADES = ("g-best", "g-good", "g-inaccuracy", "g-mistake", "g-blunder", "g-forced")
 
@@ -40,5 +46,34 @@ def test_a_lost_game_s_moves_are_graded_in_the_look_back(server: LiveServer,
     expect(page.locator("#grades-note")).to_contain_text("Better was")
     page.click("#grades-better")
     expect(page.locator("#review-step")).to_contain_text(f"Move {worse + 1} played as")
+    assert not page.errors  # type: ignore[attr-defined]
+    context.close()
+
+
+def test_coach_mode_asks_before_a_mistake_and_counts_as_help(server: LiveServer,
+                                                            browser: Browser) -> None:
+    # A position of a stored game (a fixed id, so the advisor's seed is fixed) where the
+    # coach grades a draw a mistake or worse, found as the server will find it.
+    level = effort_for(kabale.Game.new("klondike").variant, "quick")
+    game = kabale.Game.from_deal_id("klondike:passes=1#11")
+    while True:
+        assert game.moves_made < 24, "no draw of this game is a mistake"
+        found = grade_move(game, "d", level, position_seed("coach-1", game))
+        if found.grade in ("mistake", "blunder"):
+            break
+        game.play("d")
+    store_game(server.db, "coach-1", game)
+    at = game.moves_made
+    context, page = new_page(browser, 1200, 820, {"coach": True})
+    open_game(page, f"{server.url}/?game=coach-1")
+    page.keyboard.type("d")
+    page.keyboard.press("Enter")
+    expect(page.locator("#ask-text")).to_contain_text(f"Sure? d looks like a {found.grade}")
+    expect(page.locator("#ask-text")).to_contain_text(f"{found.best} keeps")
+    page.click("#ask-buttons button:not(.primary)")   # cancel: the move is not played
+    assert body(page)["observation"]["moves_made"] == at
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    assert body(page)["assisted"] is True   # asking the coach is help
     assert not page.errors  # type: ignore[attr-defined]
     context.close()

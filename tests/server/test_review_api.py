@@ -12,6 +12,7 @@ from starlette.testclient import TestClient
 
 import kabale
 from kabale.advisor.effort import effort_for
+from kabale.advisor.review import FORCED, GRADES, grade_move
 from kabale.server.advice import position_seed
 
 
@@ -82,3 +83,31 @@ def test_a_position_lost_but_undoable_is_not_reviewed(client: TestClient) -> Non
 def test_an_unknown_game_is_404(client: TestClient) -> None:
     assert client.get("/api/games/nope/analysis").status_code == 404
     assert client.post("/api/games/nope/analysis").status_code == 404
+
+
+def test_coach_grades_a_move_from_the_player_s_view_and_counts_as_help(
+        app: Starlette, client: TestClient) -> None:
+    gid = new(client, variant="klondike", seed=7)["id"]
+    body = play(client, gid, 3)
+    move = body["observation"]["legal"][-1]
+    res = client.post(f"/api/games/{gid}/coach", json={"move": move})
+    assert res.status_code == 200, res.text
+    got = res.json()["coach"]
+    stored = app.state.games.store.load(gid)
+    expected = grade_move(stored.game, move, effort_for(stored.game.variant, "quick"),
+                          position_seed(gid, stored.game)).to_dict()
+    assert got == json.loads(json.dumps(expected))
+    assert got["index"] == 3 and got["grade"] in (*GRADES, FORCED)
+    assert stored.assisted and client.get(f"/api/games/{gid}").json()["assisted"] is True
+    assert stored.game.moves_made == 3  # asking plays nothing
+
+
+def test_coach_refuses_bad_moves_and_finished_games(client: TestClient) -> None:
+    gid = new(client, variant="klondike", seed=7)["id"]
+    for payload, status in [({"move": "9>9"}, 422), ({"move": 3}, 400), ({}, 400),
+                            ({"move": "d", "x": 1}, 400)]:
+        res = client.post(f"/api/games/{gid}/coach", json=payload)
+        assert res.status_code == status, (payload, res.text)
+    assert client.get(f"/api/games/{gid}").json()["assisted"] is False
+    client.post(f"/api/games/{gid}/resign")
+    assert client.post(f"/api/games/{gid}/coach", json={"move": "d"}).status_code == 409

@@ -290,6 +290,22 @@ def review(game: Game, effort: str | Effort = DEFAULT_EFFORT, seed: int = 0,
                   sum(d.given_away for d in graded), found_postmortem)
 
 
+def grade_move(game: Game, move: Move | str, effort: str | Effort = DEFAULT_EFFORT,
+               seed: int = 0) -> Decision:
+    """The grade of playing ``move`` in ``game``'s position now, from what the player has
+    seen (coach mode): the decision the review would record, with its better move. Raises
+    KabaleError for a move that is not legal there or a game that is over."""
+    if game.outcome != "playing":
+        raise KabaleError("the game is over: there is no move to grade")
+    level = effort_for(game.variant, effort)
+    chosen = game.parse_move(move) if isinstance(move, str) else move
+    legal = {m: m for m in game.legal_moves()}
+    if chosen not in legal:
+        raise KabaleError(f"{str(chosen)!r} is not a legal move here")
+    found = _values(game, level, decision_seed(seed, game.moves_made) or 0)
+    return _decision(game.moves_made, legal[chosen], found)
+
+
 def _decision(index: int, move: Move, found: _Values) -> Decision:
     """The graded decision of ``move`` among ``found``'s values."""
     own = found.groups[move]

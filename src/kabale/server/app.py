@@ -288,6 +288,7 @@ def create_app(db_path: str, effort: EffortSetting = "quick",
                 methods=methods) for name, methods in HELP_ROUTES.items()),
         Route(game + "/analysis", _no_solver if NO_SOLVER else review_api.analysis,
               methods=["GET", "POST"]),
+        Route(game + "/coach", _no_solver if NO_SOLVER else review_api.coach, methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     advisor = None if NO_SOLVER else Advisor(effort, search_seconds=search_seconds)

@@ -1,4 +1,5 @@
-"""The review of a finished game (kabale.advisor.review), worked out in the background.
+"""The review of a finished game (kabale.advisor.review), worked out in the background, and
+coach mode's question about one move before it is played.
 
 ``POST /api/games/{id}/analysis`` starts it (or answers the one already started) and
 ``GET /api/games/{id}/analysis`` polls it: ``{"state": "none" | "running" | "done" |
@@ -26,12 +27,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from kabale.advisor.effort import Effort
-from kabale.advisor.review import review
+from kabale.advisor.review import grade_move, review
 from kabale.core.errors import KabaleError
 from kabale.core.game import Game
 from kabale.server.advice import Advisor, position_seed
-from kabale.server.advice_api import _over
-from kabale.server.handling import ApiError, read_json
+from kabale.server.advice_api import _over, _playing, _think
+from kabale.server.handling import ApiError, game_error, read_json, service
 
 #: reviews that may wait or run at once, and finished ones kept
 QUEUE = 4
@@ -132,3 +133,33 @@ async def analysis(request: Request) -> Response:
         "state": "none", "done": 0, "total": entry.game.moves_made + 1, "review": None,
         "error": None}
     return JSONResponse({"id": entry.id, **body})
+
+
+async def coach(request: Request) -> Response:
+    """``POST /api/games/{id}/coach`` body ``{"move": M}``: the grade the review would give
+    playing M now, from what the player has seen (review.grade_move), with the better move;
+    the game is marked assisted (coach mode is help). 409 once the game is over, 422 for a
+    move that is not legal."""
+    data = await read_json(request)
+    unknown = sorted(set(data) - {"move"})
+    if unknown:
+        raise ApiError(400, f"unknown field(s) {unknown}; valid: move")
+    text = data.get("move")
+    if not isinstance(text, str) or not text.strip():
+        raise ApiError(400, f"move must be a move in notation such as '3>5', not {text!r}")
+    entry = _playing(request)
+    game = entry.game.copy()
+    try:
+        move = game.parse_move(text.strip())
+        if move not in game.legal_moves():
+            raise KabaleError(f"{text.strip()!r} is not a legal move here")
+    except KabaleError as exc:
+        raise ApiError(422, str(exc)) from None
+    advisor: Advisor = request.app.state.advisor
+    found = await _think(request, advisor.run(grade_move, game, move, advisor.level(game),
+                                              position_seed(entry.id, game)))
+    try:
+        service(request).assist(entry.id)
+    except Exception as exc:
+        raise game_error(exc) from None
+    return JSONResponse({"id": entry.id, "coach": found.to_dict()})

@@ -46,6 +46,7 @@ export const api = {
     + (then.length ? `&then=${encodeURIComponent(then.join(","))}` : "")),
   analysis: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/analysis`),
   analysisState: (id) => call("GET", `/api/games/${encodeURIComponent(id)}/analysis`),
+  coach: (id, move) => call("POST", `/api/games/${encodeURIComponent(id)}/coach`, { move }),
   replay: (id, at) => call("POST", `/api/games/${encodeURIComponent(id)}/replay`, { at }),
   variants: () => call("GET", "/api/variants"),
   stats: (variant) => call("GET", `/api/stats${variant ? `?variant=${encodeURIComponent(variant)}` : ""}`),

@@ -291,6 +291,7 @@ export default {
   "grade.hard": "svær",
   "grade.expert": "ekspert",
   "settings.chance": "Vis vinderchancen (ud fra de kort, du har set; den røber, hvordan det går)",
+  "settings.coach": "Træner: spørg \"sikker?\" før en fejl (spillet tæller som spillet med hjælp)",
   "stats.won_unassisted": "Vundet uden hjælp",
   "stats.win_pct_unassisted": "Vundet uden hjælp, %",
   "stats.daily": "Dagens kabale",
@@ -336,6 +337,8 @@ export default {
   "ordinal.other": "{n}.",
 
   "btn.show_better": "Vis det bedre træk",
+  "coach.sure": "Sikker? {move} ligner en {grade}: {best} beholder {value} af de verdener, der passer med det, du har set, {move} {chosen}.",
+  "btn.play_anyway": "Spil det alligevel",
   "grades.title": "Hvordan hvert træk blev valgt",
   "grades.thinking": "Bedømmer trækkene: {done} af {total} stillinger…",
   "grades.failed": "Trækkene kunne ikke bedømmes: {error}",

@@ -269,6 +269,7 @@ export default {
   "settings.sound": "Short sounds",
   "settings.timer": "Show the time",
   "settings.chance": "Win-chance meter (your chance from what you have seen; a spoiler)",
+  "settings.coach": "Coach: ask \"sure?\" before a mistake (the game counts as played with help)",
   "settings.keys": "Keyboard: Tab and the arrow keys move between piles and cards; Enter or Space picks up and puts down; Escape puts back. Type a move in notation (3>7, 3:2>7, w>f, d) and Enter; u or Ctrl+Z undoes, r or Ctrl+Y redoes, n deals a new game, h lights a hint (again: the next best move). Mouse and touch: drag a card, or click it to send it to its best place; double-click sends it to a foundation.",
 
   "stats.title": "Statistics",
@@ -336,6 +337,8 @@ export default {
   "ordinal.other": "{n}th",
 
   "btn.show_better": "Show the better move",
+  "coach.sure": "Sure? {move} looks like a {grade}: {best} keeps {value} of the worlds that fit what you have seen, {move} {chosen}.",
+  "btn.play_anyway": "Play it anyway",
   "grades.title": "How each move was chosen",
   "grades.thinking": "Grading the moves: {done} of {total} positions…",
   "grades.failed": "The moves could not be graded: {error}",

@@ -291,6 +291,7 @@ export default {
   "grade.hard": "vanskelig",
   "grade.expert": "ekspert",
   "settings.chance": "Vis vinnersjansen (ut fra kortene du har sett; den røper hvordan det går)",
+  "settings.coach": "Trener: spør \"sikker?\" før en feil (spillet teller som spilt med hjelp)",
   "stats.won_unassisted": "Vunnet uten hjelp",
   "stats.win_pct_unassisted": "Vunnet uten hjelp, %",
   "stats.daily": "Dagens kabal",
@@ -336,6 +337,8 @@ export default {
   "ordinal.other": "{n}.",
 
   "btn.show_better": "Vis det bedre trekket",
+  "coach.sure": "Sikker? {move} ser ut som en {grade}: {best} beholder {value} av verdenene som passer med det du har sett, {move} {chosen}.",
+  "btn.play_anyway": "Spill det likevel",
   "grades.title": "Hvordan hvert trekk ble valgt",
   "grades.thinking": "Vurderer trekkene: {done} av {total} stillinger…",
   "grades.failed": "Trekkene kunne ikke vurderes: {error}",
