@@ -190,9 +190,11 @@ class _Values:
         return max(self.values.values(), default=0.0)
 
 
-def _values(game: Game, level: Effort, seed: int) -> _Values:
+def _values(game: Game, level: Effort, seed: int, always: bool = False) -> _Values:
     """Every distinct legal move of ``game``'s position valued on the same worlds, drawn from
-    what the player has seen (the seed fixed by the caller from the move number alone)."""
+    what the player has seen (the seed fixed by the caller from the move number alone). A
+    lone move is valued only when it shows a card, or ``always`` (the card before it needs
+    the value after it for its luck)."""
     rules = game.rules
     k = knowledge(game)
     klondike = isinstance(rules, KlondikeRules)
@@ -213,7 +215,7 @@ def _values(game: Game, level: Effort, seed: int) -> _Values:
     distinct = list(firsts.values())
     if len(distinct) <= 1:
         values = dict.fromkeys(distinct, math.nan)
-        if distinct and reveals[distinct[0]]:  # a forced card still has its luck
+        if distinct and (always or reveals[distinct[0]]):  # a forced card has its luck
             values = _valued(game, level, planner, positions, distinct)
         return _Values(values, groups, reveals)
     return _Values(_valued(game, level, planner, positions, distinct), groups, reveals)
@@ -236,7 +238,7 @@ def _final_value(game: Game, level: Effort, seed: int) -> float:
         return 1.0
     if game.outcome != "playing" or not game.legal_moves():
         return 0.0
-    values = _values(game, level, seed)
+    values = _values(game, level, seed, always=True)
     best = values.best
     return 0.0 if math.isnan(best) else best
 
@@ -260,7 +262,8 @@ def review(game: Game, effort: str | Effort = DEFAULT_EFFORT, seed: int = 0,
     bests: list[float] = []
     position = prefix(game, 0)
     for i, move in enumerate(history):
-        found = _values(position, level, decision_seed(seed, i) or 0)
+        shown = bool(chosen) and chosen[-1][1]
+        found = _values(position, level, decision_seed(seed, i) or 0, always=shown)
         decisions.append(_decision(i, move, found))
         value = found.values[found.groups[move]]
         chosen.append((value, found.reveals[move]))
@@ -313,8 +316,9 @@ def _decision(index: int, move: Move, found: _Values) -> Decision:
     reveals = found.reveals[move]
     spread = max(values.values()) - min(values.values()) if len(values) > 1 else 0.0
     if len(values) <= 1 or spread <= EPSILON:
-        value = None if math.isnan(values[own]) else values[own]
-        return Decision(index, str(move), str(move), value, value, 0.0, FORCED, len(values),
+        # no values: a lone move's is worked out only for luck, so a decision reads the same
+        # whatever came before it (coach mode grades a move alone)
+        return Decision(index, str(move), str(move), None, None, 0.0, FORCED, len(values),
                         reveals)
     best = max(values, key=lambda m: values[m])
     if values[own] >= values[best] - EPSILON:
