@@ -4,12 +4,14 @@ every card turned up told apart from the chance given away by choices.
 Each decision is judged as the player stood then, never from the hidden cards: from what the
 player had seen before move i (knowledge.py), the advisor draws worlds (worlds.py, the seed
 fixed by the review's seed and i alone) and plays every distinct legal move in each of them;
-a move's value is the mean worth of its worlds afterwards (value.py: in Klondike the
-solver's verdict within the effort's budget, won 1, lost 0, undecided a half; in the Spider
-family before the last deal the progress a player can make without seeing more, after it the
+a move's value is the mean worth of its worlds afterwards (in Klondike 1 if the solver
+wins the world within the effort's budget, else 0; in the Spider family, value.py: before the
+last deal the progress a player can make without seeing more, after it the solver's
 verdict). Every move is valued on the same worlds (paired), so the gap between the best
 move's value and the chosen move's, the chance given away, measures the choice and not the
-luck of the draw.
+luck of the draw. (In Klondike a world the solver leaves undecided counts as not won, as in
+win_chance, so a value is a win chance and a move that gets on is worth more than one that
+marks time.)
 
 A card turned up (a flip, a draw, a Spider deal) changes the player's chance by itself. Its
 luck is the value of the best move once the card is seen (the next decision's worlds,
@@ -228,6 +230,12 @@ def _valued(game: Game, level: Effort, planner: Planner, positions: list[State],
     finals = [rules.apply(world, move) for move in moves for world in positions]
     nodes = level.chance_nodes * REVIEW_NODES.get(game.variant.family, 1)
     got = worths(game.variant, rules, finals, nodes, ahead)
+    if isinstance(rules, KlondikeRules):
+        # a review counts a Klondike world won only when the solver wins it, as win_chance
+        # does: the worlds a small budget leaves open are mostly lost ones, and a half for
+        # each made every move that decides nothing look as good as the one that gets on
+        # (bot against random play: docs/review-log-2026-12-07.md)
+        got = [(won, float(won)) for won, _ in got]
     n = len(positions)
     return {move: sum(w for _, w in got[i * n:(i + 1) * n]) / n for i, move in enumerate(moves)}
 
