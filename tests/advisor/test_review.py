@@ -68,6 +68,7 @@ def test_a_lost_game_reviewed_json_safe_with_the_true_deal() -> None:
         sum(move_accuracy(d.given_away) for d in graded) / len(graded))
     assert found.given_away_total == pytest.approx(sum(d.given_away for d in graded))
     assert found.luck_total == pytest.approx(sum(e.luck for e in found.luck))
+    assert data["drift_total"] == round(found.drift_total, 4)
     assert all(found.decisions[e.index].reveals for e in found.luck)
     assert data["postmortem"] is not None and "lost_at" in data["postmortem"]
     for d in found.decisions:  # the better move's fate on the true deal, for the worst ones

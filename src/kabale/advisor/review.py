@@ -17,7 +17,8 @@ A card turned up (a flip, a draw, a Spider deal) changes the player's chance by 
 luck is the value of the best move once the card is seen (the next decision's worlds,
 which hold it) less the chosen move's value before it was seen (the worlds that did not know
 it). Over a game, the final chance less the first is about the total luck less the total
-given away; "you lost to the cards" and "you lost it at move 34" are told apart that way.
+given away plus the drift over the moves that showed nothing (Review.drift_total); "you lost
+to the cards" and "you lost it at move 34" are told apart that way.
 
 Only once the game is over does the review also read the true deal (the post-mortem): where
 the deal stopped being winnable, and for a mistake or worse whether the true deal was still
@@ -147,7 +148,10 @@ class Luck:
 class Review:
     """The review of a game (module docstring): ``decisions`` one per move, ``luck`` one per
     move that turned up a card, ``start`` and ``end`` the best value at the first and the
-    last position, ``luck_total`` and ``given_away_total``, ``accuracy`` (0..100: the mean of
+    last position, ``luck_total`` and ``given_away_total``, ``drift_total`` (the change over
+    the moves that showed nothing: the chosen move's value against the best one after it, on
+    fresh worlds; in Klondike mostly the solver's budget reaching more wins as the game gets
+    on, so that end - start is about luck_total - given_away_total + drift_total), ``accuracy`` (0..100: the mean of
     move_accuracy over the graded decisions, 100 when none was graded), ``counts`` per grade
     (forced too), ``effort`` and ``seed``; once the game is over ``postmortem`` (the true
     deal's verdicts: post-mortem's dict, ``lost_at`` in it), else None."""
@@ -164,6 +168,7 @@ class Review:
     counts: dict[str, int]
     luck_total: float
     given_away_total: float
+    drift_total: float = 0.0
     postmortem: dict[str, object] | None = field(default=None)
 
     def to_dict(self) -> dict[str, object]:
@@ -176,6 +181,7 @@ class Review:
                 "accuracy": round(self.accuracy, 1), "counts": dict(self.counts),
                 "luck_total": round(self.luck_total, 4),
                 "given_away_total": round(self.given_away_total, 4),
+                "drift_total": round(self.drift_total, 4),
                 "postmortem": self.postmortem}
 
 
@@ -285,6 +291,8 @@ def review(game: Game, effort: str | Effort = DEFAULT_EFFORT, seed: int = 0,
         progress(total, total)
     luck = [Luck(i, value, bests[i + 1]) for i, (value, shows) in enumerate(chosen)
             if shows and not math.isnan(value) and not math.isnan(bests[i + 1])]
+    drift = sum(bests[i + 1] - value for i, (value, shows) in enumerate(chosen)
+                if not shows and not math.isnan(value) and not math.isnan(bests[i + 1]))
     graded = [d for d in decisions if d.grade != FORCED]
     accuracy = sum(move_accuracy(d.given_away) for d in graded) / len(graded) if graded \
         else 100.0
@@ -298,7 +306,7 @@ def review(game: Game, effort: str | Effort = DEFAULT_EFFORT, seed: int = 0,
     return Review(game.deal_id if with_deal and game.deal_known else None, game.outcome,
                   level.name, seed, decisions, luck, starts[0] if starts else 0.0, end,
                   accuracy, counts, sum(entry.luck for entry in luck),
-                  sum(d.given_away for d in graded), found_postmortem)
+                  sum(d.given_away for d in graded), drift, found_postmortem)
 
 
 def grade_move(game: Game, move: Move | str, effort: str | Effort = DEFAULT_EFFORT,
