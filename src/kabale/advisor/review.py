@@ -151,8 +151,9 @@ class Review:
     last position, ``luck_total`` and ``given_away_total``, ``drift_total`` (the change over
     the moves that showed nothing: the chosen move's value against the best one after it, on
     fresh worlds; in Klondike mostly the solver's budget reaching more wins as the game gets
-    on, so that end - start is about luck_total - given_away_total + drift_total), ``accuracy`` (0..100: the mean of
-    move_accuracy over the graded decisions, 100 when none was graded), ``counts`` per grade
+    on, so that end - start is about luck_total - given_away_total + drift_total),
+    ``accuracy`` (0..100: the mean of move_accuracy over the graded decisions, 100 when none
+    was graded), ``counts`` per grade
     (forced too), ``effort`` and ``seed``; once the game is over ``postmortem`` (the true
     deal's verdicts: post-mortem's dict, ``lost_at`` in it), else None."""
 
