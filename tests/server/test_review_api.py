@@ -14,6 +14,7 @@ import kabale
 from kabale.advisor.effort import effort_for
 from kabale.advisor.review import FORCED, GRADES, grade_move
 from kabale.server.advice import position_seed
+from kabale.server.review_api import Job, Reviews, _work
 
 
 def new(client: TestClient, **spec: Any) -> dict[str, Any]:
@@ -111,3 +112,14 @@ def test_coach_refuses_bad_moves_and_finished_games(client: TestClient) -> None:
     assert client.get(f"/api/games/{gid}").json()["assisted"] is False
     client.post(f"/api/games/{gid}/resign")
     assert client.post(f"/api/games/{gid}/coach", json={"move": "d"}).status_code == 409
+
+
+def test_a_review_in_progress_stops_when_the_server_closes() -> None:
+    jobs = Reviews()
+    jobs.close()   # closed before it starts: its first position raises the stop
+    game = kabale.Game.new("klondike", 7)
+    for _ in range(5):
+        game.play(game.legal_moves()[0])
+    job = Job(total=6)
+    _work(job, game, effort_for(game.variant, "quick"), 0, jobs.closed)
+    assert job.to_dict()["state"] == "failed" and job.error == "the server stopped"

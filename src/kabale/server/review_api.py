@@ -63,6 +63,7 @@ class Reviews:
 
     def __init__(self) -> None:
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="review")
+        self.closed = threading.Event()
         self._jobs: OrderedDict[str, Job] = OrderedDict()
         self._tasks: set[asyncio.Future[None]] = set()
 
@@ -86,23 +87,35 @@ class Reviews:
         copy = game.copy()
         level, seed = advisor.level(copy), position_seed(game_id, copy)
         future = asyncio.get_running_loop().run_in_executor(
-            self._pool, _work, job, copy, level, seed)
+            self._pool, _work, job, copy, level, seed, self.closed)
         self._tasks.add(future)
         future.add_done_callback(self._tasks.discard)
         return job
 
     def close(self) -> None:
-        """Stop taking reviews; one running finishes in its thread."""
+        """Stop taking reviews; one running stops at its next position, so a server that
+        shuts down does not wait for it."""
+        self.closed.set()
         self._pool.shutdown(wait=False, cancel_futures=True)
 
 
-def _work(job: Job, game: Game, level: Effort, seed: int) -> None:
+class _Stopped(Exception):
+    """The server is shutting down: the review in progress stops."""
+
+
+def _work(job: Job, game: Game, level: Effort, seed: int, closed: threading.Event) -> None:
     def progress(done: int, total: int) -> None:
+        if closed.is_set():
+            raise _Stopped
         with job.lock:
             job.done, job.total = done, total
 
     try:
         found = review(game, level, seed, progress=progress, with_deal=True)
+    except _Stopped:
+        with job.lock:
+            job.error = "the server stopped"
+        return
     except KabaleError as exc:
         with job.lock:
             job.error = str(exc)
