@@ -6,7 +6,8 @@ player had seen before move i (knowledge.py), the advisor draws worlds (worlds.p
 fixed by the review's seed and i alone) and plays every distinct legal move in each of them;
 a move's value is the mean worth of its worlds afterwards (in Klondike 1 if the solver
 wins the world within the effort's budget, else 0; in the Spider family, value.py: before the
-last deal the progress a player can make without seeing more, after it the solver's
+last deal the progress a player can make without seeing more, a move that shows nothing
+taken with the best deal or flip right after it, after the last deal the solver's
 verdict). Every move is valued on the same worlds (paired), so the gap between the best
 move's value and the chosen move's, the chance given away, measures the choice and not the
 luck of the draw. (In Klondike a world the solver leaves undecided counts as not won, as in
@@ -234,6 +235,8 @@ def _valued(game: Game, level: Effort, planner: Planner, positions: list[State],
             moves: list[Move]) -> dict[Move, float]:
     rules = game.rules
     ahead = outlook(lambda state: planner.reach(state, level.reach))
+    if not isinstance(rules, KlondikeRules) and positions[0].stock:
+        return _spider_valued(game, level, planner, positions, moves, ahead)
     finals = [rules.apply(world, move) for move in moves for world in positions]
     nodes = level.chance_nodes * REVIEW_NODES.get(game.variant.family, 1)
     got = worths(game.variant, rules, finals, nodes, ahead)
@@ -245,6 +248,32 @@ def _valued(game: Game, level: Effort, planner: Planner, positions: list[State],
         got = [(won, float(won)) for won, _ in got]
     n = len(positions)
     return {move: sum(w for _, w in got[i * n:(i + 1) * n]) / n for i, move in enumerate(moves)}
+
+
+def _spider_valued(game: Game, level: Effort, planner: Planner, positions: list[State],
+                   moves: list[Move], ahead: Callable[[State], float]) -> dict[Move, float]:
+    """The Spider family before the last deal: a move that shows a card is worth the progress
+    its worlds then reach (value.py); a move that shows nothing is worth the best of the moves
+    that show a card right after it (a deal or a flip), or its own worth when none does.
+    Progress is lowered by the cards a deal or a flip brings into play, so a move that shows
+    nothing, worth the position it leaves, would always look better than the deal or the
+    flip that must come sooner or later; after it, it is weighed on the same footing."""
+    rules = game.rules
+    n = len(positions)
+    out: dict[Move, float] = {}
+    for move in moves:
+        afters = [rules.apply(world, move) for world in positions]
+        if planner.reveals(positions[0], afters[0]):
+            out[move] = sum(ahead(state) for state in afters) / n
+            continue
+        nexts = [m for m in rules.legal_moves(afters[0])
+                 if planner.reveals(afters[0], rules.apply(afters[0], m))]
+        if not nexts:
+            out[move] = sum(ahead(state) for state in afters) / n
+            continue
+        out[move] = max(sum(ahead(rules.apply(state, m)) for state in afters) / n
+                        for m in nexts)
+    return out
 
 
 def _final_value(game: Game, level: Effort, seed: int) -> float:
