@@ -29,13 +29,15 @@ __all__ = [
     "Card", "Game", "IllegalMoveError", "InvalidDealError", "InvalidSaveError", "KabaleError",
     "Move", "NotationError", "State", "Suit", "Variant", "parse_variant", "solve",
     # the advisor (docs/advisor.md), imported on first use
-    "Bot", "autoplay", "hint", "knowledge", "postmortem", "win_chance", "worlds",
+    "Bot", "autoplay", "hint", "knowledge", "postmortem", "review", "win_chance",
+    "worlds",
 ]
-ADVISOR = ("Bot", "autoplay", "hint", "knowledge", "postmortem", "win_chance", "worlds")
+ADVISOR = ("Bot", "autoplay", "hint", "knowledge", "postmortem", "review", "win_chance",
+           "worlds")
 
 
 if TYPE_CHECKING:
-    from .advisor import Bot, autoplay, hint, knowledge, postmortem, win_chance, worlds
+    from .advisor import Bot, autoplay, hint, knowledge, postmortem, review, win_chance, worlds
     from .solver import Result
 
 

@@ -86,17 +86,19 @@ def build_parser(command: str | None = None) -> Parser:
     solve = sub.add_parser("solve", help="decide a deal with full information")
     hint = sub.add_parser("hint", help="the best move of a game log, from the player's view")
     autoplay = sub.add_parser("autoplay", help="the bot plays deals; prints each result")
+    review = sub.add_parser("review", help="a game log's moves graded, luck apart from skill")
     analyze = sub.add_parser("analyze", help="win rates over many deals, resumable, in SQLite")
     report = sub.add_parser("report", help="markdown tables and PNG plots of the analyses")
     if command in ("solve", "all"):
         from .solver import cli as solver_cli
 
         solver_cli.configure(solve)
-    if command in ("hint", "autoplay", "all"):
+    if command in ("hint", "autoplay", "review", "all"):
         from .advisor import cli as advisor_cli
 
         advisor_cli.configure_hint(hint)
         advisor_cli.configure_autoplay(autoplay)
+        advisor_cli.configure_review(review)
     if command in ("analyze", "report", "all"):
         from .analysis import cli as analysis_cli
 
@@ -184,9 +186,11 @@ def run(args: argparse.Namespace) -> int:
         if args.command == "analyze":
             return analysis_cli.main_analyze(args)
         return analysis_cli.main_report(args)
-    if args.command in ("hint", "autoplay"):
+    if args.command in ("hint", "autoplay", "review"):
         from .advisor import cli as advisor_cli
 
+        if args.command == "review":
+            return advisor_cli.main_review(args)
         if args.command == "hint":
             return advisor_cli.main_hint(args)
         return advisor_cli.main_autoplay(args)

@@ -1,8 +1,9 @@
 """Playing without peeking: what a player knows, hints, win chance, a bot, a post-mortem.
 
-Everything here but ``postmortem`` works from what the player has seen (knowledge.py),
-never from the true unseen cards, for every variant; budgets are positions and samples,
-never seconds (effort.py), so the same game, effort and seed give the same answer anywhere.
+Everything here but ``postmortem`` (and the true deal's part of ``review``) works from what
+the player has seen (knowledge.py), never from the true unseen cards, for every variant;
+budgets are positions and samples, never seconds (effort.py), so the same game, effort and
+seed give the same answer anywhere.
 
 The names are imported on first use: the effort levels, the interval and the deal-number
 ranges need no compiled solver, so ``kabale analyze --player random`` works in a build
@@ -20,11 +21,13 @@ _HOMES = {
     "wilson": "interval", "EFFORTS": "effort", "LEVELS": "effort", "Effort": "effort",
     "Hint": "hint", "hint": "hint", "Knowledge": "knowledge", "knowledge": "knowledge",
     "PostMortem": "postmortem", "postmortem": "postmortem", "worlds": "worlds",
+    "Review": "review", "review": "review",
 }
 
 __all__ = [
     "EFFORTS", "LEVELS", "Bot", "Chance", "Effort", "Hint", "Knowledge", "PostMortem",
-    "autoplay", "hint", "knowledge", "postmortem", "wilson", "win_chance", "worlds",
+    "Review", "autoplay", "hint", "knowledge", "postmortem", "review", "wilson", "win_chance",
+    "worlds",
 ]
 
 if TYPE_CHECKING:
@@ -35,6 +38,7 @@ if TYPE_CHECKING:
     from .interval import wilson
     from .knowledge import Knowledge, knowledge
     from .postmortem import PostMortem, postmortem
+    from .review import Review, review
     from .worlds import worlds
 
 

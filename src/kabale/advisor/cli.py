@@ -2,6 +2,7 @@
 
     kabale hint [GAME_LOG] [--effort E] [--seed N] [--json]
     kabale autoplay VARIANT [--seeds A-B] [--effort E] [--seed N] [--scheme S] [--json]
+    kabale review [GAME_LOG] [--effort E] [--seed N] [--json]
 
 A game log is the deal id on its first line, then one move per line (blank lines and lines
 starting with ``#`` or ``;`` are comments); ``kabale solve`` and ``kabale play --text`` write
@@ -21,6 +22,7 @@ from .bot import Bot, autoplay
 from .chance import wilson
 from .effort import LEVELS
 from .hint import hint
+from .review import review
 from .seeds import parse_seeds
 
 
@@ -28,6 +30,13 @@ def configure_hint(parser: argparse.ArgumentParser) -> None:
     """Add ``hint``'s arguments to its sub-parser."""
     parser.add_argument("log", nargs="?", help="game log file (default: stdin)")
     _common(parser)
+
+
+def configure_review(parser: argparse.ArgumentParser) -> None:
+    """Add ``review``'s arguments to its sub-parser (effort quick by default)."""
+    parser.add_argument("log", nargs="?", help="game log file (default: stdin)")
+    _common(parser)
+    parser.set_defaults(effort="quick")
 
 
 def configure_autoplay(parser: argparse.ArgumentParser) -> None:
@@ -65,17 +74,21 @@ def read_log(stream: TextIO, name: str) -> Game:
     return game
 
 
+def _game_of(args: argparse.Namespace, stdin: TextIO) -> Game:
+    """The game of the log named in ``args.log`` (stdin when None)."""
+    if args.log is None:
+        return read_log(stdin, "stdin")
+    try:
+        with open(args.log, encoding="utf-8") as handle:
+            return read_log(handle, repr(args.log))
+    except OSError as error:
+        raise KabaleError(f"cannot read {args.log!r}: {error.strerror}") from None
+
+
 def main_hint(args: argparse.Namespace, stdin: TextIO = sys.stdin,
               stdout: TextIO = sys.stdout) -> int:
     """``kabale hint``."""
-    if args.log is None:
-        game = read_log(stdin, "stdin")
-    else:
-        try:
-            with open(args.log, encoding="utf-8") as handle:
-                game = read_log(handle, repr(args.log))
-        except OSError as error:
-            raise KabaleError(f"cannot read {args.log!r}: {error.strerror}") from None
+    game = _game_of(args, stdin)
     advice = hint(game, effort=args.effort, seed=args.seed)
     if args.json:
         print(json.dumps(advice.to_dict()), file=stdout)
@@ -113,4 +126,30 @@ def main_autoplay(args: argparse.Namespace, stdout: TextIO = sys.stdout) -> int:
     summary = f"won {wins} of {len(seeds)} ({wins / len(seeds):.1%}, 95% {low:.1%}-{high:.1%})"
     print(json.dumps({"won": wins, "played": len(seeds), "low": round(low, 4),
                       "high": round(high, 4)}) if args.json else summary, file=stdout)
+    return 0
+
+
+def main_review(args: argparse.Namespace, stdin: TextIO = sys.stdin,
+                stdout: TextIO = sys.stdout) -> int:
+    """``kabale review``: every move graded from the player's view, the luck of the cards
+    turned up, and (the log gives the deal id, so nothing is hidden from its reader) where
+    the deal was lost. One line per move, then the totals; --json prints Review.to_dict()."""
+    game = _game_of(args, stdin)
+    found = review(game, effort=args.effort, seed=args.seed, with_deal=True)
+    if args.json:
+        print(json.dumps(found.to_dict()), file=stdout)
+        return 0
+    luck = {entry.index: entry.luck for entry in found.luck}
+    for d in found.decisions:
+        better = f"  better {d.best} ({d.best_value:.0%} against {d.chosen_value:.0%})" \
+            if d.best != d.move and d.best_value is not None and \
+            d.chosen_value is not None else ""
+        card = f"  card {luck[d.index]:+.0%}" if d.index in luck else ""
+        print(f"{d.index + 1:4d}. {d.move:<8} {d.grade:<10}{better}{card}", file=stdout)
+    counts = ", ".join(f"{n} {g}" for g, n in found.counts.items() if n)
+    print(f"accuracy {found.accuracy:.1f} ({counts}); luck {found.luck_total:+.2f}, "
+          f"given away {found.given_away_total:.2f}", file=stdout)
+    lost_at = (found.postmortem or {}).get("lost_at")
+    if isinstance(lost_at, int):
+        print(f"the deal stopped being winnable at move {lost_at + 1}", file=stdout)
     return 0

@@ -58,7 +58,7 @@ if TYPE_CHECKING:
 #: the solver's compiled kernels, which a build without a C compiler lacks (setup.py)
 SOLVER_KERNELS = ("kabale.solver._klondike", "kabale.solver._spider")
 try:
-    from kabale.server import advice_api, jobs_api
+    from kabale.server import advice_api, jobs_api, review_api
     from kabale.server.advice import Advisor
 except ModuleNotFoundError as error:
     if error.name not in SOLVER_KERNELS:
@@ -342,6 +342,10 @@ def create_app(db_path: str, effort: EffortSetting = "quick",
         Route(game + "/help", fetching(_no_solver if NO_SOLVER else jobs_api.cancel_help),
               methods=["DELETE"]),
         Route("/api/help", _no_solver if NO_SOLVER else jobs_api.help_status),
+        Route(game + "/analysis", fetching(_no_solver if NO_SOLVER else review_api.analysis),
+              methods=["GET", "POST"]),
+        Route(game + "/coach", fetching(_no_solver if NO_SOLVER else review_api.coach),
+              methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     if site is not None:
@@ -365,6 +369,8 @@ def create_app(db_path: str, effort: EffortSetting = "quick",
         yield
         if advisor is not None:
             await advisor.aclose()  # `kabale play` runs without a lifespan: closes it itself
+        if getattr(app.state, "reviews", None) is not None:
+            app.state.reviews.close()
 
     app = Starlette(
         routes=routes,

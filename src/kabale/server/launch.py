@@ -129,4 +129,6 @@ def _serve(app: Starlette, sock: socket.socket, url: str, db_path: Path,
         sock.close()
         if app.state.advisor is not None:
             app.state.advisor.close()
+        if getattr(app.state, "reviews", None) is not None:
+            app.state.reviews.close()  # a review in progress stops at its next position
         app.state.games.store.close()

@@ -50,6 +50,9 @@ export const api = {
   postmortem: (id) => call("GET", `/api/games/${encodeURIComponent(id)}/postmortem`),
   review: (id, at, then = []) => call("GET", `/api/games/${encodeURIComponent(id)}/review?at=${at}`
     + (then.length ? `&then=${encodeURIComponent(then.join(","))}` : "")),
+  analysis: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/analysis`),
+  analysisState: (id) => call("GET", `/api/games/${encodeURIComponent(id)}/analysis`),
+  coach: (id, move) => call("POST", `/api/games/${encodeURIComponent(id)}/coach`, { move }),
   replay: (id, at) => call("POST", `/api/games/${encodeURIComponent(id)}/replay`, { at }),
   variants: () => call("GET", "/api/variants"),
   stats: (variant) => call("GET", `/api/stats${variant ? `?variant=${encodeURIComponent(variant)}` : ""}`),

@@ -8,7 +8,7 @@ import { createEnding } from "./ending.js";
 import { bubble, hideBubble, say, toast } from "./feedback.js";
 import { createHelp } from "./help.js";
 import { dealWords, hud, tick } from "./hud.js";
-import { language, pickLanguage, setLanguage, t } from "./i18n.js";
+import { language, percent, pickLanguage, setLanguage, t } from "./i18n.js";
 import { enableKeyboard, focusEl } from "./keyboard.js";
 import { bestMove, familyOf, findMove, moveByText, parseMove } from "./moves.js";
 import { announceMove, familyName, liftedWords, variantName } from "./names.js";
@@ -108,6 +108,7 @@ function play(text, auto = false) {
   if (!auto) help.stopDemo();
   return enqueue(async () => {
     const before = S.body;
+    if (!auto && settings.coach && !(await coachAgrees(before, text))) return false;
     try {
       showMove(before, await api.move(before.id, text));
       return true;
@@ -116,6 +117,21 @@ function play(text, auto = false) {
       return false;
     }
   });
+}
+
+/** Coach mode: the move's grade from what the player has seen; before a mistake or worse,
+ *  "sure?" with the reason. True: play it. A coach that cannot answer lets the move be. */
+async function coachAgrees(before, text) {
+  let got;
+  try {
+    got = (await api.coach(before.id, text)).coach;
+  } catch (err) {
+    return true;
+  }
+  if (got.grade !== "mistake" && got.grade !== "blunder") return true;
+  return ask(t("coach.sure", { move: got.move, grade: t(`grades.name.${got.grade}`), best: got.best,
+    value: percent(got.best_value), chosen: percent(got.chosen_value) }),
+  [[t("btn.play_anyway"), true], [t("btn.cancel"), false]]);
 }
 
 /** A move typed in notation: played when legal, else explained in words. */
@@ -413,7 +429,7 @@ function openRules(family = familyOf(S.body ? S.body.observation.variant : "klon
 
 const SETTING_INPUTS = { lang: "set-lang", back: "set-back", felt: "set-felt", speed: "set-speed",
   leftHanded: "set-left", four: "set-four", large: "set-large", sound: "set-sound", timer: "set-timer",
-  chance: "set-chance" };
+  chance: "set-chance", coach: "set-coach" };
 
 function openSettings() {
   for (const [key, id] of Object.entries(SETTING_INPUTS)) {

@@ -1,12 +1,15 @@
 // Looking back over a finished game (the post-mortem): the deal turned face up on the table,
 // the game's moves listed with the one that lost the win marked, stepping through the game
 // and through a winning line from just before that move, and "Replay from here", which deals
-// the game again at the position shown as a new game played with help.
+// the game again at the position shown as a new game played with help. The grades of the
+// moves (kabale.advisor.review) are worked out in the background meanwhile: a strip of the
+// moves coloured by grade, the accuracy, a step to any move, and for a move that was not the
+// best, the better move shown on the table.
 
 import { api } from "./api.js";
 import { h } from "./dialogs.js";
 import { bubble, say } from "./feedback.js";
-import { number, t } from "./i18n.js";
+import { number, percent, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -24,16 +27,20 @@ function summary(pm, moves) {
 
 export function createReview(ctx) {
   // at: the game's moves shown; line: the winning line's moves shown after `lineFrom`
-  const R = { open: false, id: null, moves: [], pm: null, at: 0, line: 0, obs: null, seq: 0 };
+  // grades: the review once worked out; picked: the decision shown; better: its better move on
+  const R = { open: false, id: null, moves: [], pm: null, at: 0, line: 0, obs: null, seq: 0,
+    grades: null, picked: null, better: false };
 
   function lineFrom() { return R.pm.lost_at !== null ? R.pm.lost_at : R.moves.length; }
 
   /** Draw the position R.at (and R.line moves of the winning line) face up. */
-  async function goTo(at, line = 0) {
+  async function goTo(at, line = 0, better = false) {
     R.at = at;
     R.line = line;
+    R.better = better;
+    if (!better && R.picked !== null && R.picked.index !== at) R.picked = null;
     const seq = ++R.seq;
-    const then = line ? R.pm.line_before.slice(0, line) : [];
+    const then = line ? R.pm.line_before.slice(0, line) : (better ? [R.picked.best] : []);
     try {
       const got = await api.review(R.id, at, then);
       if (seq !== R.seq || !R.open) return;
@@ -58,9 +65,92 @@ export function createReview(ctx) {
     const total = R.moves.length;
     $("review-step").textContent = R.line
       ? t("review.line_step", { n: number(R.line), total: number(R.pm.line_before.length) })
+      : R.better ? t("grades.showing_better", { n: number(R.at + 1), best: R.picked.best })
       : (R.at === 0 ? t("review.start") : t("review.step", { n: number(R.at), total: number(total) }));
     say($("review-step").textContent);
     $("review-replay").textContent = R.line ? t("btn.replay_line") : t("btn.replay");
+    markGrade();
+  }
+
+  // ---------------------------------------------------------------- the grades
+  function gradeName(grade) { return t(`grades.name.${grade}`); }
+
+  function signed(share) { return (share > 0 ? "+" : "") + percent(share); }
+
+  /** The strip's cell of the decision shown, and the words about it. */
+  function markGrade() {
+    const strip = $("grades-strip");
+    for (const li of strip.children) {
+      li.classList.toggle("here", R.picked !== null && Number(li.dataset.index) === R.picked.index);
+    }
+    const note = $("grades-note");
+    const d = R.picked;
+    $("grades-better").hidden = !d || d.best === d.move;
+    if (!d) { note.hidden = true; return; }
+    const words = [t("grades.move", { n: number(d.index + 1), move: d.move, grade: gradeName(d.grade) })];
+    if (d.best !== d.move && d.best_value !== null) {
+      words.push(t("grades.better", { best: d.best, value: percent(d.best_value),
+        chosen: percent(d.chosen_value) }));
+    }
+    if (d.true_best) {
+      words.push(t("grades.truth", { best: d.best, move: d.move,
+        best_fate: t(`grades.fate.${d.true_best}`), chosen_fate: t(`grades.fate.${d.true_chosen}`) }));
+    }
+    const luck = R.grades.luck.find((entry) => entry.index === d.index);
+    if (luck) words.push(t("grades.luck", { luck: signed(luck.luck) }));
+    note.textContent = words.join(" ");
+    note.hidden = false;
+  }
+
+  function pick(d) {
+    R.picked = d;
+    goTo(d.index);  // the position the move was chosen in
+  }
+
+  function gradeCell(d) {
+    const label = t("grades.move", { n: number(d.index + 1), move: d.move, grade: gradeName(d.grade) });
+    const b = h("button", { type: "button", class: `g-${d.grade}`, title: label, "aria-label": label });
+    b.addEventListener("click", () => pick(d));
+    return h("li", { "data-index": String(d.index) }, b);
+  }
+
+  function showGrades(review) {
+    R.grades = review;
+    const c = review.counts;
+    $("grades-summary").textContent = [
+      t("grades.summary", { accuracy: number(Math.round(review.accuracy * 10) / 10),
+        luck: signed(review.luck_total), given: percent(review.given_away_total) }),
+      t("grades.counts", { best: number(c.best), good: number(c.good), inaccuracy: number(c.inaccuracy),
+        mistake: number(c.mistake), blunder: number(c.blunder), forced: number(c.forced) }),
+    ].join(" ");
+    $("grades-strip").replaceChildren(...review.decisions.map(gradeCell));
+    for (const li of $("review-moves").children) {
+      const d = review.decisions[Number(li.dataset.after) - 1];
+      if (d) li.classList.add(`g-${d.grade}`);
+    }
+    markGrade();
+  }
+
+  /** Start the review of the game (or find it started) and poll it until it is done. */
+  async function grades(id) {
+    $("grades-strip").replaceChildren();
+    $("grades-note").hidden = true;
+    $("grades-better").hidden = true;
+    let got;
+    try {
+      got = await api.analysis(id);
+      while (R.open && R.id === id && got.state === "running") {
+        $("grades-summary").textContent = t("grades.thinking", { done: number(got.done), total: number(got.total) });
+        await new Promise((done) => { setTimeout(done, 500); });
+        got = await api.analysisState(id);
+      }
+    } catch (err) {
+      if (R.open && R.id === id) $("grades-summary").textContent = ctx.errorText(err);
+      return;
+    }
+    if (!R.open || R.id !== id) return;
+    if (got.state === "done") showGrades(got.review);
+    else $("grades-summary").textContent = t("grades.failed", { error: got.error || "" });
   }
 
   function moveItem(text, i, lost) {
@@ -98,6 +188,8 @@ export function createReview(ctx) {
     R.open = true;
     R.id = body.id;
     R.obs = null;
+    R.grades = null;
+    R.picked = null;
     document.body.classList.add("reviewing");
     document.body.style.setProperty("--bar-h", `${document.querySelector(".top-bar").offsetHeight}px`);
     $("review").hidden = false;
@@ -115,6 +207,7 @@ export function createReview(ctx) {
       return;
     }
     fill();
+    grades(body.id);  // in the background: the table can be looked at meanwhile
     // Start just before the move that lost the win, where a replay starts; else at the end.
     await goTo(R.pm.lost_at !== null ? R.pm.lost_at : R.moves.length);
   }
@@ -163,6 +256,7 @@ export function createReview(ctx) {
     $("review-on").addEventListener("click", () => step(1));
     $("review-show-line").addEventListener("click", showLine);
     $("review-replay").addEventListener("click", replay);
+    $("grades-better").addEventListener("click", () => { if (R.picked) goTo(R.picked.index, 0, true); });
     $("review").addEventListener("keydown", (e) => {
       if (e.key === "Escape") { e.preventDefault(); close(); }
       if (e.key === "ArrowLeft") step(-1);

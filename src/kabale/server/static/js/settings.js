@@ -1,6 +1,7 @@
 // Settings kept between visits (localStorage): language, card back, felt, left-handed layout,
 // four colours, large print, animation speed, short sounds (off by default), timer, and the
-// win-chance meter (off by default: it is a spoiler).
+// win-chance meter (off by default: it is a spoiler), and coach mode (off by default: before a
+// move graded mistake or worse the page asks "sure?"; a game played so counts as helped).
 
 import { BACKS, installSprite } from "./cards.js";
 
@@ -11,7 +12,8 @@ export const FELTS = ["dark", "light"];
 function defaults() {
   const reduced = matchMedia("(prefers-reduced-motion: reduce)").matches;
   return { lang: "auto", back: "blue", felt: "dark", leftHanded: false, four: false,
-    large: false, speed: reduced ? "off" : "normal", sound: false, timer: true, chance: false };
+    large: false, speed: reduced ? "off" : "normal", sound: false, timer: true, chance: false,
+    coach: false };
 }
 
 /** The saved settings over the defaults; unknown or bad values fall back to the default. */

@@ -1,0 +1,395 @@
+"""The review of a finished game: every decision graded from the player's view, and the luck of
+every card turned up told apart from the chance given away by choices.
+
+Each decision is judged as the player stood then, never from the hidden cards: from what the
+player had seen before move i (knowledge.py), the advisor draws worlds (worlds.py, the seed
+fixed by the review's seed and i alone) and plays every distinct legal move in each of them;
+a move's value is the mean worth of its worlds afterwards (in Klondike 1 if the solver
+wins the world within the effort's budget, else 0; in the Spider family, value.py: before the
+last deal the progress a player can make without seeing more, a move that shows nothing
+taken with the best deal or flip right after it, after the last deal the solver's
+verdict). Every move is valued on the same worlds (paired), so the gap between the best
+move's value and the chosen move's, the chance given away, measures the choice and not the
+luck of the draw. (In Klondike a world the solver leaves undecided counts as not won, as in
+win_chance, so a value is a win chance and a move that gets on is worth more than one that
+marks time.)
+
+A card turned up (a flip, a draw, a Spider deal) changes the player's chance by itself. Its
+luck is the value of the best move once the card is seen (the next decision's worlds,
+which hold it) less the chosen move's value before it was seen (the worlds that did not know
+it). Over a game, the final chance less the first is about the total luck less the total
+given away plus the drift over the moves that showed nothing (Review.drift_total); "you lost
+to the cards" and "you lost it at move 34" are told apart that way.
+
+Only once the game is over does the review also read the true deal (the post-mortem): where
+the deal stopped being winnable, and for a mistake or worse whether the true deal was still
+won after the better move and after the chosen one.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+
+from ..core import Game, KabaleError, Move, State
+from ..core.klondike import KlondikeRules
+from ..solver.batch import solve_states
+from .bot import decision_seed
+from .effort import Effort, effort_for
+from .knowledge import knowledge, sight
+from .plans import Planner
+from .postmortem import postmortem, prefix
+from .value import outlook, worths
+from .worlds import choice_positions, rng_for, sample_positions
+
+#: the grades, best first; "forced" marks a decision without a choice (not graded)
+GRADES = ("best", "good", "inaccuracy", "mistake", "blunder")
+FORCED = "forced"
+
+#: the most chance a grade may give away (best: none at all, the chosen move is worth as
+#: much as the best on the same worlds); more than the last is a blunder. With Klondike's
+#: quick 128 worlds, one world turned from won to lost costs 0.008: good is up to 3 such
+#: worlds, inaccuracy up to 9, mistake up to 19.
+THRESHOLDS = (("best", 0.0), ("good", 0.025), ("inaccuracy", 0.075), ("mistake", 0.15))
+
+#: values closer than this count as equal (sums of halves over a few dozen worlds)
+EPSILON = 1e-9
+
+#: the effort a review thinks at by default
+DEFAULT_EFFORT = "quick"
+
+#: positions per world a review's solver may look at, by family and effort level, as a
+#: multiple of the level's ``chance_nodes`` (a review is worth more time than a hint: its
+#: positions are fewer than a game's hints, and an undecided world, worth a half whatever
+#: the move, hides what a move gave away)
+REVIEW_NODES = {"klondike": 1, "spiderette": 1, "spider": 1}
+
+#: worlds a review compares the moves of one position on, as a multiple of the level's
+#: ``chance_samples``: a grade wants a small standard error (with 32 worlds one world is
+#: 3 points of chance; the Klondike solves are cheap enough for four times as many)
+REVIEW_WORLDS = {"klondike": 4, "spiderette": 1, "spider": 1}
+
+Progress = Callable[[int, int], None]
+
+
+def grade(given_away: float) -> str:
+    """The grade of a decision that gave away ``given_away`` (0..1) of the chance: the first
+    grade of THRESHOLDS whose bound it does not pass, else "blunder"."""
+    for name, bound in THRESHOLDS:
+        if given_away <= bound + EPSILON:
+            return name
+    return "blunder"
+
+
+def move_accuracy(given_away: float) -> float:
+    """A decision's accuracy, 0..100: Lichess's formula on the chance given away in
+    percentage points, 103.1668 * exp(-0.04354 * points) - 3.1669, kept within 0..100 (100 for
+    nothing given away, about 50 for 15 points, 10 for 50)."""
+    points = 100.0 * max(0.0, given_away)
+    if points <= 100 * EPSILON:
+        return 100.0  # the formula gives 99.9999 there
+    return max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * points) - 3.1669))
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One move of the game: ``index`` (the position before ``moves[index]``), the ``move``
+    played, the ``best`` move by the advisor (the chosen one when it is as good), the values
+    of both on the same worlds, ``given_away`` (best's value less the chosen one's) and its
+    ``grade`` ("forced" when there was one distinct move, or every move was worth the same).
+    ``choices``: the distinct moves compared. Once the game is over, for a mistake or worse:
+    ``true_best`` and ``true_chosen``, the solver's verdict on the true deal after each
+    ("solved", "unsolvable", "unknown"), else None."""
+
+    index: int
+    move: str
+    best: str
+    chosen_value: float | None
+    best_value: float | None
+    given_away: float
+    grade: str
+    choices: int
+    reveals: bool
+    true_best: str | None = None
+    true_chosen: str | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        """A JSON object."""
+        return {"index": self.index, "move": self.move, "best": self.best,
+                "chosen_value": _rounded(self.chosen_value),
+                "best_value": _rounded(self.best_value),
+                "given_away": round(self.given_away, 4), "grade": self.grade,
+                "choices": self.choices, "reveals": self.reveals,
+                "true_best": self.true_best, "true_chosen": self.true_chosen}
+
+
+@dataclass(frozen=True)
+class Luck:
+    """A move that turned up a card: ``index`` of the move, the chance ``before`` (the chosen
+    move's value before the card was seen) and ``after`` (the best value once it was seen);
+    ``luck`` = after - before."""
+
+    index: int
+    before: float
+    after: float
+
+    @property
+    def luck(self) -> float:
+        """The change in chance that the card itself caused."""
+        return self.after - self.before
+
+    def to_dict(self) -> dict[str, object]:
+        """A JSON object."""
+        return {"index": self.index, "before": round(self.before, 4),
+                "after": round(self.after, 4), "luck": round(self.luck, 4)}
+
+
+@dataclass(frozen=True)
+class Review:
+    """The review of a game (module docstring): ``decisions`` one per move, ``luck`` one per
+    move that turned up a card, ``start`` and ``end`` the best value at the first and the
+    last position, ``luck_total`` and ``given_away_total``, ``drift_total`` (the change over
+    the moves that showed nothing: the chosen move's value against the best one after it, on
+    fresh worlds; in Klondike mostly the solver's budget reaching more wins as the game gets
+    on, so that end - start is about luck_total - given_away_total + drift_total),
+    ``accuracy`` (0..100: the mean of move_accuracy over the graded decisions, 100 when none
+    was graded), ``counts`` per grade
+    (forced too), ``effort`` and ``seed``; once the game is over ``postmortem`` (the true
+    deal's verdicts: post-mortem's dict, ``lost_at`` in it), else None."""
+
+    deal_id: str | None
+    outcome: str
+    effort: str
+    seed: int
+    decisions: list[Decision]
+    luck: list[Luck]
+    start: float
+    end: float
+    accuracy: float
+    counts: dict[str, int]
+    luck_total: float
+    given_away_total: float
+    drift_total: float = 0.0
+    postmortem: dict[str, object] | None = field(default=None)
+
+    def to_dict(self) -> dict[str, object]:
+        """A JSON object (only str, numbers, bools, None, lists and dicts)."""
+        return {"deal_id": self.deal_id, "outcome": self.outcome, "effort": self.effort,
+                "seed": self.seed, "thresholds": dict(THRESHOLDS),
+                "decisions": [d.to_dict() for d in self.decisions],
+                "luck": [entry.to_dict() for entry in self.luck],
+                "start": round(self.start, 4), "end": round(self.end, 4),
+                "accuracy": round(self.accuracy, 1), "counts": dict(self.counts),
+                "luck_total": round(self.luck_total, 4),
+                "given_away_total": round(self.given_away_total, 4),
+                "drift_total": round(self.drift_total, 4),
+                "postmortem": self.postmortem}
+
+
+@dataclass(frozen=True)
+class _Values:
+    """The distinct moves of one position with their values on common worlds."""
+
+    values: dict[Move, float]
+    groups: dict[Move, Move]  # each legal move -> the move standing for its result
+    reveals: dict[Move, bool]
+
+    @property
+    def best(self) -> float:
+        return max(self.values.values(), default=0.0)
+
+
+def _values(game: Game, level: Effort, seed: int, always: bool = False) -> _Values:
+    """Every distinct legal move of ``game``'s position valued on the same worlds, drawn from
+    what the player has seen (the seed fixed by the caller from the move number alone). A
+    lone move is valued only when it shows a card, or ``always`` (the card before it needs
+    the value after it for its luck)."""
+    rules = game.rules
+    k = knowledge(game)
+    klondike = isinstance(rules, KlondikeRules)
+    rng = rng_for(seed)
+    n = 1 if k.complete else level.chance_samples * REVIEW_WORLDS.get(game.variant.family, 1)
+    positions = choice_positions(k, n, rng) if klondike else sample_positions(k, n, rng)
+    planner = Planner(k, rules, positions[0])
+    groups: dict[Move, Move] = {}
+    firsts: dict[Hashable, Move] = {}
+    reveals: dict[Move, bool] = {}
+    for move in game.legal_moves():
+        after = rules.apply(positions[0], move)
+        # two moves whose positions look alike in one world do in every world: moves read
+        # only cards in sight, and show the same places
+        key = sight(after, planner.symmetric)
+        groups[move] = firsts.setdefault(key, move)
+        reveals[move] = planner.reveals(positions[0], after)
+    distinct = list(firsts.values())
+    if len(distinct) <= 1:
+        values = dict.fromkeys(distinct, math.nan)
+        if distinct and (always or reveals[distinct[0]]):  # a forced card has its luck
+            values = _valued(game, level, planner, positions, distinct)
+        return _Values(values, groups, reveals)
+    return _Values(_valued(game, level, planner, positions, distinct), groups, reveals)
+
+
+def _valued(game: Game, level: Effort, planner: Planner, positions: list[State],
+            moves: list[Move]) -> dict[Move, float]:
+    rules = game.rules
+    ahead = outlook(lambda state: planner.reach(state, level.reach))
+    if not isinstance(rules, KlondikeRules) and positions[0].stock:
+        return _spider_valued(game, level, planner, positions, moves, ahead)
+    finals = [rules.apply(world, move) for move in moves for world in positions]
+    nodes = level.chance_nodes * REVIEW_NODES.get(game.variant.family, 1)
+    got = worths(game.variant, rules, finals, nodes, ahead)
+    if isinstance(rules, KlondikeRules):
+        # a review counts a Klondike world won only when the solver wins it, as win_chance
+        # does: the worlds a small budget leaves open are mostly lost ones, and a half for
+        # each made every move that decides nothing look as good as the one that gets on
+        # (bot against random play: docs/review-log-2026-12-07.md)
+        got = [(won, float(won)) for won, _ in got]
+    n = len(positions)
+    return {move: sum(w for _, w in got[i * n:(i + 1) * n]) / n for i, move in enumerate(moves)}
+
+
+def _spider_valued(game: Game, level: Effort, planner: Planner, positions: list[State],
+                   moves: list[Move], ahead: Callable[[State], float]) -> dict[Move, float]:
+    """The Spider family before the last deal: a move that shows a card is worth the progress
+    its worlds then reach (value.py); a move that shows nothing is worth the best of the moves
+    that show a card right after it (a deal or a flip), or its own worth when none does.
+    Progress is lowered by the cards a deal or a flip brings into play, so a move that shows
+    nothing, worth the position it leaves, would always look better than the deal or the
+    flip that must come sooner or later; after it, it is weighed on the same footing."""
+    rules = game.rules
+    n = len(positions)
+    out: dict[Move, float] = {}
+    for move in moves:
+        afters = [rules.apply(world, move) for world in positions]
+        if planner.reveals(positions[0], afters[0]):
+            out[move] = sum(ahead(state) for state in afters) / n
+            continue
+        nexts = [m for m in rules.legal_moves(afters[0])
+                 if planner.reveals(afters[0], rules.apply(afters[0], m))]
+        if not nexts:
+            out[move] = sum(ahead(state) for state in afters) / n
+            continue
+        out[move] = max(sum(ahead(rules.apply(state, m)) for state in afters) / n
+                        for m in nexts)
+    return out
+
+
+def _final_value(game: Game, level: Effort, seed: int) -> float:
+    """The best value of the last position: 1 won, 0 lost, else its best move's value."""
+    if game.outcome == "won":
+        return 1.0
+    if game.outcome != "playing" or not game.legal_moves():
+        return 0.0
+    values = _values(game, level, seed, always=True)
+    best = values.best
+    return 0.0 if math.isnan(best) else best
+
+
+def review(game: Game, effort: str | Effort = DEFAULT_EFFORT, seed: int = 0,
+           progress: Progress | None = None, with_deal: bool | None = None) -> Review:
+    """The review of ``game`` (module docstring). Deterministic for a game, effort and seed;
+    budgets in positions (the effort's worlds and positions per world), never seconds.
+    ``progress(done, total)`` is called after each position. ``with_deal`` adds the true
+    deal's verdicts (post-mortem); by default only once the game is over (won or lost), as
+    they read the hidden cards. Raises KabaleError on a bad seed or effort."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+        raise KabaleError(f"bad seed {seed!r}: an integer 0..2**64-1")
+    level = effort_for(game.variant, effort)
+    if with_deal is None:
+        with_deal = game.outcome != "playing"
+    history = game.history
+    total = len(history) + 1
+    decisions: list[Decision] = []
+    chosen: list[tuple[float, bool]] = []
+    bests: list[float] = []
+    position = prefix(game, 0)
+    for i, move in enumerate(history):
+        shown = bool(chosen) and chosen[-1][1]
+        found = _values(position, level, decision_seed(seed, i) or 0, always=shown)
+        decisions.append(_decision(i, move, found))
+        value = found.values[found.groups[move]]
+        chosen.append((value, found.reveals[move]))
+        bests.append(found.best)
+        position.play(move)
+        if progress is not None:
+            progress(i + 1, total)
+    end = _final_value(position, level, decision_seed(seed, len(history)) or 0)
+    bests.append(end)
+    if progress is not None:
+        progress(total, total)
+    luck = [Luck(i, value, bests[i + 1]) for i, (value, shows) in enumerate(chosen)
+            if shows and not math.isnan(value) and not math.isnan(bests[i + 1])]
+    drift = sum(bests[i + 1] - value for i, (value, shows) in enumerate(chosen)
+                if not shows and not math.isnan(value) and not math.isnan(bests[i + 1]))
+    graded = [d for d in decisions if d.grade != FORCED]
+    accuracy = sum(move_accuracy(d.given_away) for d in graded) / len(graded) if graded \
+        else 100.0
+    counts = {name: sum(d.grade == name for d in decisions) for name in (*GRADES, FORCED)}
+    found_postmortem = None
+    if with_deal:
+        decisions = _with_truth(game, decisions, level)
+        found_postmortem = postmortem(game, level, seed, drops=False).to_dict()
+    starts = [b for b in bests if not math.isnan(b)]
+    # the deal id names every card: only with the true deal's part
+    return Review(game.deal_id if with_deal and game.deal_known else None, game.outcome,
+                  level.name, seed, decisions, luck, starts[0] if starts else 0.0, end,
+                  accuracy, counts, sum(entry.luck for entry in luck),
+                  sum(d.given_away for d in graded), drift, found_postmortem)
+
+
+def grade_move(game: Game, move: Move | str, effort: str | Effort = DEFAULT_EFFORT,
+               seed: int = 0) -> Decision:
+    """The grade of playing ``move`` in ``game``'s position now, from what the player has
+    seen (coach mode): the decision the review would record, with its better move. Raises
+    KabaleError for a move that is not legal there or a game that is over."""
+    if game.outcome != "playing":
+        raise KabaleError("the game is over: there is no move to grade")
+    level = effort_for(game.variant, effort)
+    chosen = game.parse_move(move) if isinstance(move, str) else move
+    legal = {m: m for m in game.legal_moves()}
+    if chosen not in legal:
+        raise KabaleError(f"{str(chosen)!r} is not a legal move here")
+    found = _values(game, level, decision_seed(seed, game.moves_made) or 0)
+    return _decision(game.moves_made, legal[chosen], found)
+
+
+def _decision(index: int, move: Move, found: _Values) -> Decision:
+    """The graded decision of ``move`` among ``found``'s values."""
+    own = found.groups[move]
+    values = found.values
+    reveals = found.reveals[move]
+    spread = max(values.values()) - min(values.values()) if len(values) > 1 else 0.0
+    if len(values) <= 1 or spread <= EPSILON:
+        # no values: a lone move's is worked out only for luck, so a decision reads the same
+        # whatever came before it (coach mode grades a move alone)
+        return Decision(index, str(move), str(move), None, None, 0.0, FORCED, len(values),
+                        reveals)
+    best = max(values, key=lambda m: values[m])
+    if values[own] >= values[best] - EPSILON:
+        best = own
+    given = max(0.0, values[best] - values[own])
+    shown = move if best == own else best
+    return Decision(index, str(move), str(shown), values[own], values[best], given,
+                    grade(given), len(values), reveals)
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)
+
+
+def _with_truth(game: Game, decisions: list[Decision], level: Effort) -> list[Decision]:
+    """For each mistake or worse: the true deal's verdict after the best move and after the
+    chosen one (the game is over: its cards may be read)."""
+    out = []
+    for d in decisions:
+        if d.grade in ("mistake", "blunder"):
+            before = prefix(game, d.index)
+            states = [before.rules.apply(before.state, before.parse_move(text))
+                      for text in (d.best, d.move)]
+            verdicts = solve_states(game.variant, states, level.chance_nodes)
+            d = Decision(d.index, d.move, d.best, d.chosen_value, d.best_value, d.given_away,
+                         d.grade, d.choices, d.reveals, verdicts[0].status, verdicts[1].status)
+        out.append(d)
+    return out
