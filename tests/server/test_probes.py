@@ -4,11 +4,19 @@ or of another player's game, from the answers, their headers and the shared cach
 
 from __future__ import annotations
 
+import asyncio
+import json
+import sqlite3
+import time
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
@@ -17,6 +25,7 @@ from kabale.advisor import knowledge
 from kabale.core.deal import deck_for
 from kabale.core.game import deck_text
 from kabale.server.app import create_app
+from kabale.server.jobservice import JobCancelledError, Owner
 from kabale.server.site import Site
 
 BASE = "http://cards.test"
@@ -85,3 +94,92 @@ def test_the_shared_cache_cannot_test_a_guess_at_another_players_card(
             assert hint.status_code == 200, hint.text
             answers[name] = jobs_done(bob) - before
         assert answers == {"right": 1, "wrong": 1}, answers  # a job each: nothing told
+
+
+def test_another_player_can_neither_see_nor_cancel_a_players_help(
+        site_app: Starlette, tmp_path: Path) -> None:
+    with browser(site_app) as alice, browser(site_app) as bob:
+        game = new_game(alice, variant="klondike", seed=4)
+        mine = new_game(bob, variant="klondike", seed=4)  # the same deal, a game of his own
+        with sqlite3.connect(tmp_path / "site.db") as conn:
+            owner, = conn.execute("SELECT player FROM games WHERE id=?", (game["id"],)
+                                  ).fetchone()
+        jobs = site_app.state.advisor.jobs
+        portal = alice.portal
+        assert portal is not None
+        waiting = portal.start_task_soon(partial(
+            jobs.run, "hint", time.sleep, 60, seconds=120, owner=Owner(owner, game["id"], "")))
+        for _ in range(1200):  # a wait, not a timed assertion
+            if jobs.in_flight(owner) == 1:
+                break
+            portal.call(asyncio.sleep, 0.05)
+        assert alice.get("/api/help").json()["jobs"][0]["game_id"] == game["id"]
+        assert bob.get("/api/help").json()["jobs"] == []
+        refused = bob.delete(f"/api/games/{game['id']}/help")
+        assert refused.status_code == 404, refused.text
+        assert bob.delete(f"/api/games/{mine['id']}/help").json()["cancelled"] == 0
+        for path in ("moves", "undo", "resign"):  # his moves in his game of the same deal
+            bob.post(f"/api/games/{mine['id']}/{path}", json={"move": "d"}
+                     if path == "moves" else {})
+        assert new_game(bob, variant="klondike")  # a new game cancels his help only
+        assert jobs.in_flight(owner) == 1 and not waiting.done()
+        assert alice.delete(f"/api/games/{game['id']}/help").json()["cancelled"] == 1
+        with pytest.raises(JobCancelledError):
+            waiting.result(timeout=60)
+
+
+# ------------------------------------------------------------------- fuzzing the new routes
+
+SITE_ROUTES = [("GET", "/api/player"), ("POST", "/api/player/settings"),
+               ("POST", "/api/player/nickname"), ("POST", "/api/player/transfer"),
+               ("POST", "/api/player/redeem"), ("POST", "/api/player/delete"),
+               ("GET", "/api/leaderboard"), ("GET", "/api/leaderboard"),
+               ("GET", "/api/leaderboard"), ("GET", "/leaderboard"),
+               ("GET", "/api/daily/past"), ("GET", "/api/daily/past"), ("GET", "/api/help"),
+               ("DELETE", "/api/games/{id}/help"), ("DELETE", "/api/games/nonesuch/help"),
+               ("GET", "/api/stats"), ("POST", "/api/stats/reset")]
+QUERY_KEYS = ["variant", "date", "week", "game", "x", ""]
+QUERY_TEXTS = ["klondike", "spider:suits=2", "vegas:draw=1", "klondike:", "2026-12-06",
+               "2026-12-07", "1999-01-01", "0001-01-01", "9999-12-31", "2026-02-30",
+               "2026-W49", "2026-W53", "2020-W53", "0001-W01", "9999-W52", "2026-W00",
+               "٢٠٢٦-١٢-٠١", "2026-1-1", "-1", "", "\x00", "%", "x" * 300]
+site_json_leaf = (st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats()
+                  | st.text(max_size=30) | st.sampled_from(QUERY_TEXTS))
+site_json = st.recursive(site_json_leaf, lambda inner: st.lists(inner, max_size=3)
+                         | st.dictionaries(st.text(max_size=25), inner, max_size=4),
+                         max_leaves=12)
+site_bodies = st.one_of(
+    st.dictionaries(st.sampled_from(["settings", "nickname", "code", "confirm"])
+                    | st.text(max_size=6), site_json, max_size=3).map(json.dumps),
+    st.dictionaries(st.text(max_size=22), site_json_leaf, max_size=35).map(
+        lambda d: json.dumps({"settings": d})),
+    site_json.map(json.dumps),
+    st.text(max_size=40))
+
+
+@settings(max_examples=400, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(route=st.sampled_from(SITE_ROUTES),
+       other=st.sampled_from([None] * 8 + ["GET", "POST", "DELETE", "PUT"]),
+       query=st.lists(st.tuples(st.sampled_from(QUERY_KEYS) | st.text(max_size=5),
+                                st.sampled_from(QUERY_TEXTS) | st.text(max_size=12)),
+                      max_size=3),
+       body=site_bodies, json_type=st.sampled_from([True] * 6 + [False]),
+       stranger=st.booleans())
+def test_the_new_routes_never_answer_500(site_app: Starlette, route: tuple[str, str],
+                                         other: str | None, query: list[tuple[str, str]],
+                                         body: str, json_type: bool, stranger: bool) -> None:
+    method, path = other or route[0], route[1]
+    with browser(site_app) as alice:
+        if not stranger:
+            game = alice.post("/api/games", json={"variant": "klondike", "seed": 3})
+            if game.status_code == 201:  # else over the address's limit: a stranger
+                path = path.replace("{id}", game.json()["id"])
+        url = path.replace("{id}", "x") + ("?" + urlencode(query) if query else "")
+        headers = {"Content-Type": "application/json" if json_type else "text/plain"}
+        res = alice.request(method, url, content=body.encode(), headers=headers)
+        assert res.status_code < 500 or res.status_code == 503, (method, url, body, res.text)
+        if res.status_code >= 400 and res.headers.get("content-type", "").startswith(
+                "application/json"):
+            error = res.json()["error"]
+            assert isinstance(error, str) and error and "\n" not in error
