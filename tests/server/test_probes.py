@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
-from kabale import Game
+from kabale import Game, solve
 from kabale.advisor import knowledge
 from kabale.core.deal import deck_for
 from kabale.core.game import deck_text
@@ -183,3 +183,35 @@ def test_the_new_routes_never_answer_500(site_app: Starlette, route: tuple[str, 
                 "application/json"):
             error = res.json()["error"]
             assert isinstance(error, str) and error and "\n" not in error
+
+
+# --------------------------------------------------------------- the daily deal's boards
+
+def test_a_daily_game_won_after_another_of_the_deal_showed_its_number_is_assisted(
+        site_app: Starlette) -> None:
+    # One player, one cookie: two games of today's daily deal started together, both
+    # without help. Giving one up shows the deal's number; the solver then wins the other.
+    # That win had every card known, so it must not rank on the board without help.
+    with browser(site_app) as alice:
+        for variant in WINNABLE_MOSTLY:  # today's deal of one of them is won by the solver
+            kept = new_game(alice, variant=variant, daily=True)
+            given_up = new_game(alice, variant=variant, daily=True)
+            assert not kept["assisted"] and not given_up["assisted"]
+            deal_id = alice.post(f"/api/games/{given_up['id']}/resign").json()[
+                "observation"]["deal_id"]
+            line = solve(Game.from_deal_id(deal_id), max_seconds=None, max_nodes=500_000)
+            if line.status == "solved":
+                break
+        assert line.status == "solved", "no daily deal of these variants was won today"
+        for move in line.moves:
+            res = alice.post(f"/api/games/{kept['id']}/moves", json={"move": move})
+            assert res.status_code == 200, res.text
+        won = res.json()
+        assert won["status"] == "won" and won["assisted"] is True
+        board = alice.get(f"/api/leaderboard?variant={variant}").json()
+        assert board["entries"] == [] and board["me"] is None
+
+
+#: variants whose deals the solver mostly wins (unlimited passes, any card to a space)
+WINNABLE_MOSTLY = ["easy-klondike:passes=0", "thoughtful", "klondike:passes=0", "klondike",
+                   "easy-klondike", "thoughtful:draw=3"]
