@@ -26,7 +26,7 @@ from kabale.core.deal import deck_for
 from kabale.core.game import deck_text
 from kabale.server.app import create_app
 from kabale.server.jobservice import JobCancelledError, Owner
-from kabale.server.site import Site
+from kabale.server.site import COOKIE, Site
 
 BASE = "http://cards.test"
 
@@ -215,3 +215,25 @@ def test_a_daily_game_won_after_another_of_the_deal_showed_its_number_is_assiste
 #: variants whose deals the solver mostly wins (unlimited passes, any card to a space)
 WINNABLE_MOSTLY = ["easy-klondike:passes=0", "thoughtful", "klondike:passes=0", "klondike",
                    "easy-klondike", "thoughtful:draw=3"]
+
+
+# ------------------------------------------------------------------------- the cookie
+
+@pytest.mark.parametrize("others", ['consent={"ads":false}', "theme=dark mode", "flag",
+                                    'quoted="unterminated', "name=Åse"])
+def test_another_cookie_of_the_site_does_not_hide_the_players_own(
+        site_app: Starlette, others: str) -> None:
+    # Another application on the same host may set cookies that a strict parser refuses
+    # (JSON, spaces, no '=', non-ASCII); browsers send them all in one header, and the
+    # player's cookie must still be found, or the next game makes a new player and the
+    # browser loses every game and statistic of its own.
+    with browser(site_app) as alice:
+        game = new_game(alice, variant="klondike", seed=3)
+        token = alice.cookies[COOKIE]
+        stranger = TestClient(site_app, base_url=BASE, raise_server_exceptions=False)
+        header = {"Cookie": f"{others}; {COOKIE}={token}".encode(),  # as a browser: UTF-8
+                  "Content-Type": b"application/json"}
+        assert stranger.get(f"/api/games/{game['id']}", headers=header).status_code == 200
+        again = stranger.post("/api/games", json={"variant": "klondike"}, headers=header)
+        assert again.status_code == 201 and "set-cookie" not in again.headers
+        assert stranger.get("/api/player", headers=header).json()["games"] == 2

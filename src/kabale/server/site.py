@@ -13,10 +13,10 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
-from http.cookies import SimpleCookie
 
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import Headers
+from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kabale.server.guard import _answer
@@ -77,13 +77,12 @@ def token_of(headers: Headers) -> str | None:
     raw = headers.get("cookie")
     if not raw:
         return None
-    jar: SimpleCookie = SimpleCookie()
-    try:
-        jar.load(raw)
-    except Exception:  # a malformed cookie header counts as none
-        return None
-    morsel = jar.get(COOKIE)
-    return morsel.value if morsel is not None else None
+    # Read as browsers write it (starlette's parser, pair by pair), not by http.cookies,
+    # which drops every cookie of a header holding one it finds malformed: another
+    # application of the host setting a JSON or non-ASCII cookie would hide the player's,
+    # and their next game would make a new player, losing every game of theirs.
+    token = cookie_parser(raw).get(COOKIE)
+    return token or None
 
 
 class Players:
