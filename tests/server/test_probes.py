@@ -237,3 +237,18 @@ def test_another_cookie_of_the_site_does_not_hide_the_players_own(
         again = stranger.post("/api/games", json={"variant": "klondike"}, headers=header)
         assert again.status_code == 201 and "set-cookie" not in again.headers
         assert stranger.get("/api/player", headers=header).json()["games"] == 2
+
+
+@pytest.mark.parametrize("body", [{"variant": "nonsense"}, {"seed": -1}, {"x": 1},
+                                  {"daily": "2020-01-01"}])
+def test_a_refused_new_game_makes_no_player(site_app: Starlette, tmp_path: Path,
+                                            body: dict[str, Any]) -> None:
+    # every error changes nothing (docs/api.md): a 400 leaves no player row and no cookie
+    with browser(site_app) as stranger:
+        res = stranger.post("/api/games", json=body)
+        assert res.status_code == 400 and "set-cookie" not in res.headers, res.text
+        assert stranger.get("/api/player").json()["player"] is False
+    with sqlite3.connect(tmp_path / "site.db") as conn:
+        assert conn.execute("SELECT COUNT(*) FROM players WHERE id != 'local'"
+                            ).fetchone()[0] == 0
+        assert conn.execute("SELECT COUNT(*) FROM player_tokens").fetchone()[0] == 0

@@ -21,7 +21,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kabale.server.guard import _answer
 from kabale.storage.db import LOCAL_PLAYER, GameStore, StorageError
-from kabale.storage.players import digest, new_player, player_of_token
+from kabale.storage.players import delete_player, digest, new_player, player_of_token
 
 COOKIE = "kabale_player"
 #: how long the browser keeps the cookie (browsers cap it at 400 days)
@@ -122,13 +122,20 @@ class Players:
             await self.app(scope, receive, send)
             return
         cookie = cookie_header(token, self.site.secure)
+        made = False
 
         async def send_cookie(message: Message) -> None:
-            if message["type"] == "http.response.start":
+            nonlocal made
+            if message["type"] == "http.response.start" and message["status"] == 201:
+                made = True  # only a game made makes its player (every error changes nothing)
                 message["headers"] = [*message.get("headers", []), cookie]
             await send(message)
 
-        await self.app(scope, receive, send_cookie)
+        try:
+            await self.app(scope, receive, send_cookie)
+        finally:
+            if not made and player:
+                await self._unmake(store, player)
 
     @staticmethod
     async def _player(store: GameStore, cookie: str | None, make: bool
@@ -143,6 +150,18 @@ class Players:
             return player, None
 
         return await run_in_threadpool(find) if store.remote else find()
+
+    @staticmethod
+    async def _unmake(store: GameStore, player: str) -> None:
+        """Remove the player just made for a new game that was refused (it has no game),
+        so that a refused request leaves no player row behind."""
+        try:
+            if store.remote:
+                await run_in_threadpool(delete_player, store, player)
+            else:
+                delete_player(store, player)
+        except StorageError:
+            pass  # a database that cannot be written now: an empty player, harmless
 
 
 #: which limit a request counts against: (method, last part of the path) -> kind
