@@ -185,19 +185,23 @@ def test_revealing_the_number_mid_game_counts_as_help(app: Starlette,
     me = player_for(app, client)
     store.add("alone", secret_copy(one_move_from_winning()), daily=today, player=me)
     store.add("solver", secret_copy(one_move_from_winning()), daily=today, player=me)
-    revealed = client.post("/api/games/solver/reveal").json()
-    assert revealed["observation"]["deal_id"] and revealed["assisted"] is True
-    won = client.post("/api/games/solver/moves", json={"move": "1>f"}).json()
-    assert won["status"] == "won" and won["assisted"] is True
-    assert won["rank"] is None          # a win with help is not ranked among the wins
-    stats = client.get("/api/stats", params={"variant": "klondike"}).json()["variants"][0]
-    assert (stats["won"], stats["won_unassisted"]) == (1, 0)
-    assert stats["daily"]["days_won"] == 0 and stats["daily"]["current_streak"] == 0
+    store.add("after", secret_copy(one_move_from_winning()), daily=today, player=me)
     alone = client.post("/api/games/alone/moves", json={"move": "1>f"}).json()
     assert alone["assisted"] is False and alone["rank"] == {"wins": 1, "time": 1, "score": 1,
                                                             "moves": 1}
     stats = client.get("/api/stats", params={"variant": "klondike"}).json()["variants"][0]
     assert stats["won_unassisted"] == 1 and stats["daily"]["days_won"] == 1
+    revealed = client.post("/api/games/solver/reveal").json()
+    assert revealed["observation"]["deal_id"] and revealed["assisted"] is True
+    won = client.post("/api/games/solver/moves", json={"move": "1>f"}).json()
+    assert won["status"] == "won" and won["assisted"] is True
+    assert won["rank"] is None          # a win with help is not ranked among the wins
+    # A game of the deal in play while another showed its number is won knowing every card.
+    after = client.post("/api/games/after/moves", json={"move": "1>f"}).json()
+    assert after["status"] == "won" and after["assisted"] is True and after["rank"] is None
+    stats = client.get("/api/stats", params={"variant": "klondike"}).json()["variants"][0]
+    assert (stats["won"], stats["won_unassisted"]) == (3, 1)
+    assert stats["daily"]["days_won"] == 1
     # Revealing a finished game, or a deal the player chose, is no help.
     chosen = new(client, variant="klondike", seed=5)
     assert client.post(f"/api/games/{chosen['id']}/reveal").json()["assisted"] is False

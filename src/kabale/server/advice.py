@@ -17,8 +17,9 @@ Jobs get a copy of the game, never the live one, and only what the player has se
 the advisor's functions (``kabale.advisor``) work from the player's view, except the
 post-mortem, which the caller asks for only once the game is over. Each answer during play
 has a seed fixed by what the player has seen (``view_key``: never the game's id or a
-hidden card), so asking twice gives the same answer, and two players who have seen the
-same get the same answer from one cache entry (the first position of a daily deal).
+hidden card), so asking twice gives the same answer, and two players of one deal who have
+seen the same get the same answer from one cache entry (the first position of a daily
+deal); the entry is never shared between deals (``deal_key``).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from kabale.advisor.effort import LEVELS, effort_for
 from kabale.advisor.knowledge import knowledge
 from kabale.core.errors import KabaleError
 from kabale.core.game import Game
+from kabale.core.persist import state_digest
 from kabale.core.variants import Variant
 from kabale.server.deals import SEARCH_SECONDS, DealInfo, bands, find_deal
 from kabale.server.jobs import BusyError, JobLostError, JobTimeoutError, Lane
@@ -104,6 +106,21 @@ def view_key(game: Game) -> str:
     text = "|".join((str(game.variant), position_key(game),
                      " ".join("?" if card is None else str(card) for card in seen)))
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def deal_key(game: Game) -> str:
+    """The deal of ``game`` (its first position, every card), as a digest kept on the
+    server only: the part of a shared job's and a cached answer's key that keeps them to
+    the games of one deal.
+
+    The answer itself depends on ``view_key`` alone, but whether a request is answered from
+    another player's job or entry can be seen (at once, no job run: ``GET /api/help``'s
+    ``done``). Keyed by the view only, a player could deal a deck of their own
+    (``VARIANT#=CARDS``) with the face-up cards of today's daily deal and a guess at a card
+    another player has since uncovered, play that player's moves, and learn from a hit
+    whether the guess was right. Within one deal a hit tells nothing: the same deal and the
+    same moves are the same position, which the asker holds already."""
+    return state_digest(game.initial_state)
 
 
 def position_seed(game: Game) -> int:
@@ -210,10 +227,11 @@ class Advisor:
             self._cache.popitem(last=False)
         return value
 
-    def _seen(self, kind: str, game: Game) -> tuple[str, str, str]:
+    def _seen(self, kind: str, game: Game) -> tuple[str, str, str, str]:
         """The cache key of a job worked out from the player's view: its kind, what the
-        player has seen, and the effort (budgets in positions) it is worked out with."""
-        return (kind, view_key(game), repr(self.budget(kind, game)))
+        player has seen, the effort (budgets in positions) it is worked out with, and the
+        deal (``deal_key``), so that an entry is shared only between games of one deal."""
+        return (kind, view_key(game), repr(self.budget(kind, game)), deal_key(game))
 
     async def hint(self, game_id: str, game: Game, player: str = LOCAL_PLAYER) -> Hint:
         """The hint for the game's position (the same one each time it is asked, for any

@@ -21,7 +21,7 @@ from kabale.core.errors import IllegalMoveError, KabaleError, quoted
 from kabale.core.game import Game
 from kabale.server.deals import DealInfo, utc_today
 from kabale.storage.db import LOCAL_PLAYER, GameNotFoundError, GameStore, StoredGame
-from kabale.storage.secret import mark_daily_shown
+from kabale.storage.secret import daily_was_shown, mark_daily_shown
 
 #: Idle gaps longer than this count only this long towards a game's elapsed time (seconds).
 IDLE_CAP = 120.0
@@ -212,11 +212,16 @@ class GameService:
             entry.status = "won"
         self._write(entry)
         if entry.status == "won":
-            self._shown(entry)
-            if entry.daily is not None and entry.daily < utc_today().isoformat():
-                # Its day is over, so its number is published (GET /api/daily/past): a
-                # daily game won after that could have been won knowing every card.
+            if entry.daily is not None and (
+                    entry.daily < utc_today().isoformat()
+                    or daily_was_shown(self.store, str(entry.game.variant), entry.daily,
+                                       entry.player)):
+                # Its day is over, so its number is published (GET /api/daily/past), or
+                # another game of the deal showed the player its cards (it ended, or its
+                # number was revealed, while this one was in play): either way this game
+                # could have been won knowing every card.
                 self.assist(entry.id)
+            self._shown(entry)
         return entry
 
     def _shown(self, entry: Entry) -> None:

@@ -2,9 +2,9 @@
 refused or stopped job (with Retry-After), the jobs of a position the player leaves, and the
 routes to see and cancel a player's help (docs/api.md, "Help as jobs").
 
-Honesty: nothing here sends a card. A job's answer is shared only between requests that
-have seen the same (``advice.view_key``), and the routes below name jobs by kind, game and
-seconds left, which the player knows already.
+Honesty: nothing here sends a card. A job's answer is shared only between requests of
+one deal that have seen the same (``advice.view_key``, ``advice.deal_key``), and the
+routes below name jobs by kind, game and seconds left, which the player knows already.
 """
 
 from __future__ import annotations

@@ -21,9 +21,9 @@ Fairness and limits, the same on both engines (this module, not the engine):
 - each player has at most ``per_player`` jobs in flight; one more is refused with
   :class:`TooManyJobsError` (429 with Retry-After);
 - a request for a job already in flight under the same key (the same kind of help for the
-  same seen position at the same effort: ``advice.view_key``) waits for that job instead
-  of starting another, whichever player asked first (the answer depends only on what both
-  have seen);
+  same seen position of the same deal at the same effort: ``advice.view_key`` and
+  ``advice.deal_key``) waits for that job instead of starting another, whichever player
+  asked first (the answer depends only on what both have seen);
 - each job has owners (player, game, position); when a player leaves the position (moves,
   undoes, redoes, gives up, starts another game, asks to cancel, or stops waiting) they
   stop owning it, and a job nobody owns any more is cancelled: on the local engine its

@@ -13,15 +13,15 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
-from http.cookies import SimpleCookie
 
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import Headers
+from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kabale.server.guard import _answer
 from kabale.storage.db import LOCAL_PLAYER, GameStore, StorageError
-from kabale.storage.players import digest, new_player, player_of_token
+from kabale.storage.players import delete_player, digest, new_player, player_of_token
 
 COOKIE = "kabale_player"
 #: how long the browser keeps the cookie (browsers cap it at 400 days)
@@ -77,13 +77,12 @@ def token_of(headers: Headers) -> str | None:
     raw = headers.get("cookie")
     if not raw:
         return None
-    jar: SimpleCookie = SimpleCookie()
-    try:
-        jar.load(raw)
-    except Exception:  # a malformed cookie header counts as none
-        return None
-    morsel = jar.get(COOKIE)
-    return morsel.value if morsel is not None else None
+    # Read as browsers write it (starlette's parser, pair by pair), not by http.cookies,
+    # which drops every cookie of a header holding one it finds malformed: another
+    # application of the host setting a JSON or non-ASCII cookie would hide the player's,
+    # and their next game would make a new player, losing every game of theirs.
+    token = cookie_parser(raw).get(COOKIE)
+    return token or None
 
 
 class Players:
@@ -123,13 +122,20 @@ class Players:
             await self.app(scope, receive, send)
             return
         cookie = cookie_header(token, self.site.secure)
+        made = False
 
         async def send_cookie(message: Message) -> None:
-            if message["type"] == "http.response.start":
+            nonlocal made
+            if message["type"] == "http.response.start" and message["status"] == 201:
+                made = True  # only a game made makes its player (every error changes nothing)
                 message["headers"] = [*message.get("headers", []), cookie]
             await send(message)
 
-        await self.app(scope, receive, send_cookie)
+        try:
+            await self.app(scope, receive, send_cookie)
+        finally:
+            if not made and player:
+                await self._unmake(store, player)
 
     @staticmethod
     async def _player(store: GameStore, cookie: str | None, make: bool
@@ -144,6 +150,18 @@ class Players:
             return player, None
 
         return await run_in_threadpool(find) if store.remote else find()
+
+    @staticmethod
+    async def _unmake(store: GameStore, player: str) -> None:
+        """Remove the player just made for a new game that was refused (it has no game),
+        so that a refused request leaves no player row behind."""
+        try:
+            if store.remote:
+                await run_in_threadpool(delete_player, store, player)
+            else:
+                delete_player(store, player)
+        except StorageError:
+            pass  # a database that cannot be written now: an empty player, harmless
 
 
 #: which limit a request counts against: (method, last part of the path) -> kind
