@@ -55,6 +55,9 @@ export function createEnding(ctx) {
   function autoFinish() {
     const body = ctx.body(), obs = body.observation;
     if (familyOf(obs.variant) !== "klondike" || body.status !== "playing") return false;
+    // The demo plays the last moves itself: two players of one game would each send a move
+    // the other has already made.
+    if (ctx.demoRunning()) return false;
     if (obs.stock || obs.waste.length || obs.down.some((d) => d > 0)) return false;
     const next = legalMoves(body).find((m) => m.target.startsWith("f"));
     if (!next) return false;
@@ -63,7 +66,11 @@ export function createEnding(ctx) {
       return true;
     }
     banner(t("banner.finishing"), [[t("btn.stop"), () => { stopAuto(true); checkEnd(); }]]);
-    st.auto = setTimeout(() => { if (st.auto) ctx.play(next.text, true); }, Math.max(10, ctx.animMs()));
+    // The move is chosen when its turn in the queue comes, from the position then on the table.
+    const nextMove = (b) => (b.status === "playing" && !ctx.demoRunning()
+      ? (legalMoves(b).find((m) => m.target.startsWith("f")) || {}).text || null : null);
+    st.auto = setTimeout(() => { if (st.auto) ctx.playDecided(nextMove, null, true); },
+      Math.max(10, ctx.animMs()));
     return true;
   }
 

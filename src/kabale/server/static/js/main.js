@@ -25,7 +25,7 @@ const $ = (id) => document.getElementById(id);
 const table = $("table");
 // serial: counts the positions shown (a hint or a chance is for one); review: the face-up
 // observation the look back at a finished game shows, drawn instead of the game's own
-const S = { body: null, queue: Promise.resolve(), lastClick: 0, serial: 0, review: null,
+const S = { body: null, queue: Promise.resolve(), serial: 0, review: null,
   timerAt: 0, held: null, balance: 0 };
 const settings = loadSettings();
 
@@ -36,10 +36,33 @@ function enqueue(fn) {
   return p;
 }
 
+/** Words for a failed request. The server's own one-line reason is for developers (it goes to
+ *  the console): a player reads only the translated words. */
 function errorText(err) {
   if (err.status === 0) return t("reason.offline");
   if (err.code) return t(`reason.${err.code}`);
-  return t("reason.server", { reason: err.message });
+  console.warn(`kabale: the server answered ${err.status}: ${err.message}`);
+  return t(err.status >= 500 ? "reason.server_fault" : "reason.refused");
+}
+
+/** A move, undo or redo the server turned down although the table showed it possible: the
+ *  game on the server is not the one on the table (another tab played on, or the game ended).
+ *  The table is brought up to date and the player told so in words; a game that has ended
+ *  says so by its banner alone. */
+async function outOfStep(err, anchor) {
+  if (err.status === 0 || err.code || err.status >= 500 || !S.body) {
+    bubble(errorText(err), anchor);
+    return;
+  }
+  console.warn(`kabale: the server answered ${err.status}: ${err.message}`);
+  let fresh = null;
+  try { fresh = await api.get(S.body.id); } catch { /* keep the table as it is */ }
+  if (fresh) {
+    S.held = null;
+    show(fresh, { ms: 0 });
+    if (fresh.status !== "playing" || fresh.observation.outcome !== "playing") return;
+  }
+  bubble(t("reason.out_of_step"), anchor);
 }
 
 // ---------------------------------------------------------------- drawing
@@ -105,14 +128,26 @@ function markHeld() {
 /** Play a legal move (text from the legal list); refused moves never reach the server. A
  *  move of the player's stops the demo; `auto` (the auto-finish) does not. */
 function play(text, auto = false) {
+  return playDecided(() => text, null, auto);
+}
+
+/** Queue a move decided only when its turn comes, against the position every earlier action
+ *  left (so quick taps each count, and none is judged on a table about to change):
+ *  `decide(body)` gives the move's text, {reason} to refuse in words, or null for nothing. */
+function playDecided(decide, anchor = null, auto = false) {
   if (!auto) help.stopDemo();
   return enqueue(async () => {
+    if (!S.body || S.review) return false;
+    const got = decide(S.body);
+    if (!got) return false;
+    const where = anchor && anchor.isConnected ? anchor : null;
+    if (got.reason) { refuse(got.reason, where); return false; }
     const before = S.body;
     try {
-      showMove(before, await api.move(before.id, text));
+      showMove(before, await api.move(before.id, got));
       return true;
     } catch (err) {
-      bubble(errorText(err));
+      await outOfStep(err, where);
       return false;
     }
   });
@@ -149,7 +184,7 @@ function undoRedo(which) {
         : t("say.redo", { what: announceMove(before, body.observation, body.move) }));
     } catch (err) {
       if (err.status === 409) return;
-      bubble(errorText(err));
+      await outOfStep(err);
     }
   });
 }
@@ -285,37 +320,47 @@ async function dropAt(info, rect, x, y) {
   return putDown(info, tgt.target, { x, y });
 }
 
+/** A tap on the stock: a draw (or a deal), or why not; judged when its turn in the queue comes,
+ *  so that taps in quick succession each draw. */
 function stockAction(anchor) {
-  if (S.body.observation.legal.includes("d")) return play("d");
-  return refuse(explain(S.body, "d", 0, ""), anchor);
+  return playDecided((body) => (body.observation.legal.includes("d") ? "d"
+    : { reason: explain(body, "d", 0, "") }), anchor);
 }
 
-function click(el, e) {
-  if (e.detail > 1 || !S.body) return;
+/** The card a tap on `el` means once the actions before it are done: the same card if it is
+ *  still in its place, else the top card of the pile tapped (the card now under the finger). */
+function tappedCard(pile, index, code) {
+  const els = pileElements(table, pile);
+  const same = els.find((c) => Number(c.dataset.index) === index && (c.dataset.code || "") === code);
+  return same || els[els.length - 1] || null;
+}
+
+/** What a tap on a table card does: its best move, or why it has none. */
+function tapMove(el) {
+  const got = lift(el);
+  if (got.reason) return got;
+  const m = bestMove(S.body, got.source, got.count);
+  if (m) return m.text;
+  const code = got.els[0].dataset.code;
+  return { reason: got.count > 1 ? t("reason.nowhere_run", { what: liftedWords(code, got.count) })
+    : t("reason.nowhere", { card: liftedWords(code, 1) }) };
+}
+
+/** Every click or tap counts, however quickly it follows the last (a double click is two taps:
+ *  on the stock, two draws; on a card, its move and then the move of the card left there). */
+function click(el) {
+  if (!S.body) return;
   if (el.dataset.pile === "d") { stockAction(el); return; }
   if (!el.classList.contains("card")) return;
   if (el.dataset.pile.startsWith("f")) {
     if (familyOf(S.body.observation.variant) === "klondike") bubble(t("reason.drag_back"), el);
     return;
   }
-  const got = lift(el);
-  if (got.reason) { refuse(got.reason, el); return; }
-  const m = bestMove(S.body, got.source, got.count);
-  if (m) {
-    S.lastClick = Date.now();
-    play(m.text);
-  } else {
-    const code = got.els[0].dataset.code;
-    refuse(got.count > 1 ? t("reason.nowhere_run", { what: liftedWords(code, got.count) })
-      : t("reason.nowhere", { card: liftedWords(code, 1) }), el);
-  }
-}
-
-function dblclick(el) {
-  if (Date.now() - S.lastClick < 700 || el.dataset.pile.startsWith("f")) return;
-  const info = pickup(el);
-  const m = info && findMove(S.body, info.source, 1, "f");
-  if (m) play(m.text);
+  const pile = el.dataset.pile, index = Number(el.dataset.index), code = el.dataset.code || "";
+  playDecided(() => {
+    const now = tappedCard(pile, index, code);
+    return now ? tapMove(now) : null;
+  }, el);
 }
 
 /** Enter or Space on a card or pile. */
@@ -461,7 +506,7 @@ async function copyLink() {
 // ---------------------------------------------------------------- the helpers' view of the page
 
 const ctx = {
-  table, settings, enqueue, show, showMove, play, newGame, undoRedo, openStats, refreshHud,
+  table, settings, enqueue, show, showMove, play, playDecided, newGame, undoRedo, openStats, refreshHud,
   refreshBalance, showReview, endReview, startReplay, errorText,
   body: () => S.body,
   serial: () => S.serial,
@@ -469,6 +514,7 @@ const ctx = {
   stillMotion: () => stillMotion(settings),
   sound: (name) => sound(name, settings.sound),
   lookBack: () => lookBack(),
+  demoRunning: () => help.demoRunning(),
 };
 const help = createHelp(ctx);
 const ending = createEnding(ctx);
@@ -523,7 +569,7 @@ function wire() {
   $("settings-form").addEventListener("change", saveFromDialog);
   $("move-form").addEventListener("submit", submitMove);
   document.addEventListener("keydown", onKey);
-  enableDrag(table, { pickup, dropAt, click, dblclick });
+  enableDrag(table, { pickup, dropAt, click });
   enableKeyboard(table, { activate, cancel: cancelHeld });
   // Any change of the table's size (window, phone turned, the bar wrapping) redraws it.
   let size = "";
