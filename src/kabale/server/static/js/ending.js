@@ -4,6 +4,7 @@
 
 import { celebrate } from "./celebrate.js";
 import { clock } from "./dialogs.js";
+import { say } from "./feedback.js";
 import { money, number, ordinal, t } from "./i18n.js";
 import { familyOf, legalMoves } from "./moves.js";
 import { variantName } from "./names.js";
@@ -38,7 +39,33 @@ export function rankWords(rank, variant) {
 }
 
 export function createEnding(ctx) {
-  const st = { auto: null, autoOff: false, party: null, partyFor: null };
+  const st = { auto: null, autoOff: false, party: null, partyFor: null, told: null };
+
+  /** The end of a game is told once (per game and kind of end): announced after the move that
+   *  ended it (the move is said first) and the focus put on the banner's first button, so that
+   *  a keyboard or screen-reader player is at the banner, not twelve Tabs away from it. */
+  function tell(body, kind) {
+    const key = `${body.id}:${kind}`;
+    if (st.told === key) return;
+    st.told = key;
+    setTimeout(() => {
+      const last = $("echo").dataset.last || "";
+      const text = $("banner-text").textContent;
+      say(last && last !== text ? `${last} ${text}` : text);
+      const first = $("banner-buttons").querySelector("button");
+      if (first && !$("banner").hidden) first.focus();
+    }, 0);
+  }
+
+  /** Esc on a finished game's banner: the banner goes, the focus to New game. */
+  function dismiss() {
+    const body = ctx.body();
+    if ($("banner").hidden || !body || body.status === "playing") return false;
+    stopParty();
+    hideBanner();
+    $("btn-new").focus();
+    return true;
+  }
 
   function stopAuto(byUser) {
     clearTimeout(st.auto);
@@ -83,7 +110,9 @@ export function createEnding(ctx) {
     const help = body.assisted ? ` ${t("banner.with_help")}` : "";
     banner(`${figures}${help} ${rankWords(body.rank, obs.variant)}`.trim(), [
       [t("btn.new"), () => { stopParty(); ctx.newGame({ variant: obs.variant }); }],
+      [t("btn.again"), () => { stopParty(); ctx.playAgain(body); }, "btn-again"],
       [t("btn.stats"), () => { stopParty(); ctx.openStats(); }]]);
+    tell(body, "won");
     if (st.partyFor !== body.id) {
       st.partyFor = body.id;
       stopParty();
@@ -104,11 +133,16 @@ export function createEnding(ctx) {
       return;
     }
     stopParty();
-    if (body.status === "lost") banner(t("banner.given_up"), [look, again]);
-    else if (obs.outcome === "lost") {
+    if (body.status === "lost") {
+      banner(t("banner.given_up"), [look, again,
+        [t("btn.again"), () => ctx.playAgain(body), "btn-again"]]);
+      tell(body, "given_up");
+    } else if (obs.outcome === "lost") {
       banner(t("banner.lost"), [[t("btn.undo"), () => ctx.undoRedo("undo")], look, again]);
+      tell(body, "lost");
     } else if (!autoFinish()) hideBanner();
   }
 
-  return { checkEnd, stopAuto, hideBanner, stopParty, resetAuto: () => { st.autoOff = false; } };
+  return { checkEnd, stopAuto, hideBanner, stopParty, dismiss,
+    resetAuto: () => { st.autoOff = false; } };
 }

@@ -268,6 +268,25 @@ function endReview() {
   if (S.body) draw({ ms: 0 });
 }
 
+/** The finished game's deal dealt again from its start (the server's replay from move 0: a new
+ *  game, counted as played with help, since every card of the deal has been seen). */
+function playAgain(over) {
+  help.stopDemo();
+  review.close();
+  return enqueue(async () => {
+    try {
+      const body = await api.replay(over.id, 0);
+      ending.stopParty();
+      S.held = null;
+      show(body, { ms: animMs(settings), deal: true });
+      say(t("say.new", { name: variantName(body.observation.variant) }));
+      (table.querySelector("[tabindex='0']") || $("btn-new")).focus();   // off the gone banner
+    } catch (err) {
+      bubble(errorText(err), $("btn-new"));
+    }
+  });
+}
+
 function startReplay(body, at) {
   ending.stopParty();
   show(body, { ms: 0 });
@@ -410,7 +429,12 @@ function onKey(e) {
     } else if (k === "escape") input.value = "";
     return;
   }
-  if (k === "escape") { cancelHeld(); hideBubble(); return; }
+  if (k === "escape") {
+    if (!S.held && ending.dismiss()) return;
+    cancelHeld();
+    hideBubble();
+    return;
+  }
   if (k === "u") undoRedo("undo");
   else if (k === "r") undoRedo("redo");
   else if (k === "n") dealing.open();
@@ -514,6 +538,7 @@ const ctx = {
   stillMotion: () => stillMotion(settings),
   sound: (name) => sound(name, settings.sound),
   lookBack: () => lookBack(),
+  playAgain: (body) => playAgain(body),
   demoRunning: () => help.demoRunning(),
 };
 const help = createHelp(ctx);

@@ -25,6 +25,7 @@ export default {
   "btn.cancel": "Annuller",
   "btn.deal": "Start",
   "btn.finish": "Læg resten op",
+  "btn.again": "Spil de samme kort igen",
   "btn.stop": "Stop",
   "btn.keep": "Spil videre",
   "btn.start_linked": "Start spillet fra linket",

@@ -26,6 +26,7 @@ export default {
   "btn.cancel": "Cancel",
   "btn.deal": "Deal",
   "btn.finish": "Finish",
+  "btn.again": "Play this deal again",
   "btn.stop": "Stop",
   "btn.keep": "Keep playing",
   "btn.start_linked": "Start the linked deal",

@@ -25,6 +25,7 @@ export default {
   "btn.cancel": "Avbryt",
   "btn.deal": "Start",
   "btn.finish": "Legg opp resten",
+  "btn.again": "Spill de samme kortene igjen",
   "btn.stop": "Stopp",
   "btn.keep": "Spill videre",
   "btn.start_linked": "Start spillet fra lenken",
