@@ -97,3 +97,34 @@ def test_the_card_size_holds_while_a_column_grows_and_shrinks(server: LiveServer
     assert sizes["kept"] == sizes["start"]           # a column that still fits: no change
     context.close()
 
+
+
+BAR_JS = """() => {
+  const bar = document.querySelector('header.bar'), table = document.getElementById('table');
+  return { bar: bar.getBoundingClientRect().height, table: table.getBoundingClientRect().top,
+           button: document.getElementById('btn-new').getBoundingClientRect().height };
+}"""
+
+
+@pytest.mark.parametrize("width", [1366, 1024])
+def test_the_bar_never_wraps_on_a_laptop(server: LiveServer, browser: Browser, width: int) -> None:
+    context, page = new_page(browser, width, 657)
+    open_game(page, f"{server.url}/?deal=klondike%3Adecks%3D2%2Cdraw%3D3%2399")
+    plain = page.evaluate(BAR_JS)
+    assert plain["bar"] < 2 * plain["button"]          # one line
+    # the longest the bar gets: help, a long name, four-digit counts
+    page.evaluate("""() => {
+      document.getElementById('variant-name').textContent =
+        'Double Klondike · draw 3 · Thoughtful · Vegas · 3 passes · no foundation returns';
+      const tags = document.getElementById('deal-tags');
+      tags.hidden = false; tags.textContent = 'with help · winnable · hard';
+      document.getElementById('moves').textContent = '1000';
+      document.getElementById('score').textContent = '-1000';
+      document.getElementById('timer').textContent = '10:00:00';
+    }""")
+    page.wait_for_timeout(50)   # a layout pass
+    full = page.evaluate(BAR_JS)
+    assert full["bar"] == plain["bar"] and full["table"] == plain["table"], (plain, full)
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= width
+    assert page.evaluate("document.querySelector('header.bar').scrollWidth") <= width
+    context.close()
