@@ -40,6 +40,12 @@ export function createHelp(ctx) {
   function hintText(body, move, chance, first) {
     const words = moveWords(body, move);
     const odds = chance > 0 ? ` ${t("hint.odds", { chance: percent(chance) })}` : "";
+    // A draw or a deal says itself ("Hint: draw from the stock."), not "The stock. It draws
+    // from the stock."
+    if (first && move === "d") {
+      const which = body.observation.variant.startsWith("klondike") ? "hint.best_draw" : "hint.best_deal";
+      return `${t(which)}${odds}`;
+    }
     if (first) return `${t("hint.best", { move: words, reason: t(`hint.reason.${hint.data.reason_key}`) })}${odds}`;
     return `${t("hint.next", { n: hint.index + 1, move: words })}${odds}`;
   }
@@ -55,7 +61,10 @@ export function createHelp(ctx) {
     hint.clear = highlightMove(ctx.table, body, move);
     let text = hintText(body, move, chance, hint.index === 0);
     if (h.reason_key === "no_hope" && hint.index === 0) text = t("hint.reason.no_hope");
-    bubble(text, anchorOf(ctx.table, body, move), { kind: "tip", ms: 7000 });
+    // The bubble never covers the cards it speaks of: the lit move and its target.
+    const avoid = [...ctx.table.querySelectorAll(".hint, .hint-target")]
+      .map((el) => el.getBoundingClientRect());
+    bubble(text, anchorOf(ctx.table, body, move), { kind: "tip", ms: 7000, avoid });
   }
 
   /** The hint button and H: the best move, then each next best in turn. */

@@ -306,6 +306,8 @@ export default {
 
   "hint.thinking": "Leder efter det bedste træk…",
   "hint.best": "Tip: {move} Det {reason}.",
+  "hint.best_draw": "Tip: tag fra trækbunken.",
+  "hint.best_deal": "Tip: læg en ny række ud.",
   "hint.odds": "({chance} af de prøvede fordelinger af de skjulte kort blev vundet derefter.)",
   "hint.next": "Nr. {n}: {move}",
   "hint.only": "Der er ikke andre træk, der er værd at gøre her.",

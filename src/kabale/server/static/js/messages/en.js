@@ -306,6 +306,8 @@ export default {
 
   "hint.thinking": "Looking for the best move…",
   "hint.best": "Hint: {move} It {reason}.",
+  "hint.best_draw": "Hint: draw from the stock.",
+  "hint.best_deal": "Hint: deal a new row.",
   "hint.odds": "({chance} of the sampled deals were won after it.)",
   "hint.next": "Next best ({n}): {move}",
   "hint.only": "There is no other move worth making here.",

@@ -306,6 +306,8 @@ export default {
 
   "hint.thinking": "Leter etter det beste trekket …",
   "hint.best": "Tips: {move} Det {reason}.",
+  "hint.best_draw": "Tips: trekk fra trekkbunken.",
+  "hint.best_deal": "Tips: legg ut en ny rad.",
   "hint.odds": "({chance} av de prøvde fordelingene av de skjulte kortene ble vunnet etterpå.)",
   "hint.next": "Nr. {n}: {move}",
   "hint.only": "Det er ingen andre trekk som er verdt å gjøre her.",
