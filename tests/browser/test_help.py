@@ -123,7 +123,7 @@ def test_a_winnable_graded_deal_shows_its_band_then_its_measure(server: LiveServ
     expect(page.locator("#deal-id")).to_contain_text("Deal ")   # its number stays secret
     page.click("#deal-tags")
     expect(page.locator("#bubble")).to_contain_text(
-        f"the solver needs {low:,} to {high:,} positions")
+        f"the solver needs {low:,} to {high:,} tries")
     # Given up, the game can no longer change: the measure shows.
     page.keyboard.type("d")
     page.keyboard.press("Enter")
@@ -135,7 +135,7 @@ def test_a_winnable_graded_deal_shows_its_band_then_its_measure(server: LiveServ
     measure = body(page)["deal"]["measure"]
     assert low <= measure <= high
     page.click("#deal-tags")
-    expect(page.locator("#bubble")).to_contain_text(f"the solver needed {measure:,} positions")
+    expect(page.locator("#bubble")).to_contain_text(f"the solver needed {measure:,} tries")
     assert not page.errors  # type: ignore[attr-defined]
     context.close()
 

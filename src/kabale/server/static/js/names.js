@@ -23,7 +23,7 @@ export function pileName(pile, obs) {
   return t("pile.foundation_of", { suit: t(`suit.${KLONDIKE_SUITS[i % 4]}`) });
 }
 
-/** The game's own name: "Klondike", "7 kabale", "Edderkop kabale"... */
+/** The game's own name: "Klondike", "7-kabale", "Edderkopkabale"... */
 export function familyName(family, options = {}) {
   if (family === "klondike" && options.decks === "2") return t("name.klondike.double");
   return t(`name.${family}`);
