@@ -36,3 +36,31 @@ def test_the_words_players_read(server: LiveServer, browser: Browser) -> None:
     assert tables["en"]["hint.best_draw"] == "Hint: draw from the stock."
     assert set(tables["en"]) == set(tables["da"]) == set(tables["nb"])
     context.close()
+
+
+VERDICTS_JS = """async () => {
+  const { summary } = await import('/static/js/review.js');
+  const moves = ['d', '3>7', 'd', 'd', 'd', '2>f'];
+  return {
+    unknown: summary({ winnable_at_start: null, lost_at: 4, proved: false, line_before: [] },
+                     moves, 'A draw from the stock.'),
+    unknownOnly: summary({ winnable_at_start: null, lost_at: null, proved: false,
+                           line_before: [] }, moves),
+    lost: summary({ winnable_at_start: true, lost_at: 4, proved: true, line_before: ['d'] },
+                  moves, 'A draw from the stock.'),
+  };
+}"""
+
+
+def test_look_back_verdicts_never_contradict(server: LiveServer, browser: Browser) -> None:
+    context, page = new_page(browser, 1366, 657)
+    open_game(page, f"{server.url}/?deal=klondike%237")
+    said = page.evaluate(VERDICTS_JS)
+    # Undecided: one sentence, the loss only as a condition, never beside "could not tell"
+    assert said["unknown"] == ("The solver could not tell whether this deal could be won; if "
+                               "it could, the win was gone after move 5 at the latest: A draw "
+                               "from the stock.")
+    assert said["unknownOnly"] == "The solver could not tell whether this deal could be won."
+    assert said["lost"] == ("With every card known, this deal could be won. The win was lost "
+                            "with move 5: A draw from the stock.")
+    context.close()

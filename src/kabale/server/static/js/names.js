@@ -82,7 +82,7 @@ function whereTo(obs, target, code) {
 
 /** The count of an explicit or canonical move in `obs` (from the column's run otherwise). */
 function countOf(body, text) {
-  const i = body.observation.legal.indexOf(text);
+  const i = (body.observation.legal || []).indexOf(text);
   const explicit = i >= 0 && body.moves ? body.moves[i] : text;
   const m = parseMove(explicit);
   return m ? m.count : 1;
