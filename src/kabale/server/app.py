@@ -21,6 +21,7 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -320,7 +321,9 @@ def create_app(db_path: str, effort: EffortSetting = "quick",
 
     app = Starlette(
         routes=routes,
-        middleware=[Middleware(Guard)],
+        # Compressed answers (the page's scripts and styles are about 3x smaller): a
+        # response's length follows only what it holds, which is what its player may see.
+        middleware=[Middleware(Guard), Middleware(GZipMiddleware, minimum_size=800)],
         exception_handlers={ApiError: _api_error, HTTPException: _http_error, Exception: _crash},
         lifespan=lifespan,
     )
