@@ -64,3 +64,19 @@ def test_look_back_verdicts_never_contradict(server: LiveServer, browser: Browse
     assert said["lost"] == ("With every card known, this deal could be won. The win was lost "
                             "with move 5: A draw from the stock.")
     context.close()
+
+
+def test_only_the_chosen_language_is_loaded(server: LiveServer, browser: Browser) -> None:
+    context, page = new_page(browser, 1366, 657, {"lang": "da"})
+    fetched: list[str] = []
+    page.on("request", lambda r: fetched.append(r.url.rsplit("/", 1)[-1]))
+    open_game(page, f"{server.url}/?deal=klondike%237")
+    expect(page.locator("#btn-new .txt")).to_have_text("Nyt spil")
+    messages = sorted(name for name in fetched if name.endswith(".js") and
+                      name.split(".")[0] in {"en", "da", "nb", "rules-en", "rules-da", "rules-nb"})
+    assert messages == ["da.js", "rules-da.js"], messages
+    # Switching the language loads the other table then
+    page.click("#btn-settings")
+    page.select_option("#set-lang", "en")
+    expect(page.locator("#btn-new .txt")).to_have_text("New game")
+    context.close()

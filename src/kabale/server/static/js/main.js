@@ -8,7 +8,7 @@ import { createEnding } from "./ending.js";
 import { bubble, hideBubble, say, toast } from "./feedback.js";
 import { createHelp } from "./help.js";
 import { dealWords, hud, tick } from "./hud.js";
-import { language, pickLanguage, setLanguage, t } from "./i18n.js";
+import { language, loadLanguage, pickLanguage, setLanguage, t } from "./i18n.js";
 import { enableKeyboard, focusEl } from "./keyboard.js";
 import { bestMove, familyOf, findMove, moveByText, parseMove } from "./moves.js";
 import { announceMove, familyName, liftedWords, variantName } from "./names.js";
@@ -500,8 +500,8 @@ function saveFromDialog() {
   saveSettings(settings);
   applySettings(settings);
   const lang = pickLanguage(settings.lang);
-  if (lang !== language()) useLanguage(lang);
-  if (S.body) { refreshHud(); draw(); help.updateMeter(); }
+  const redraw = () => { if (S.body) { refreshHud(); draw(); help.updateMeter(); } };
+  if (lang !== language()) useLanguage(lang).then(redraw); else redraw();
 }
 
 async function copyLink() {
@@ -607,14 +607,16 @@ function wire() {
   setInterval(() => { if (S.body) tick(S.body, settings, S.timerAt); }, 1000);
 }
 
-function useLanguage(lang) {
+/** Load the language's table (only that one) and speak it. */
+async function useLanguage(lang) {
+  await loadLanguage(lang);
   setLanguage(lang);
   document.title = t("app.title");
   help.relabel();
 }
 
 async function boot() {
-  useLanguage(pickLanguage(settings.lang));
+  await useLanguage(pickLanguage(settings.lang));
   applySettings(settings);
   wire();
   const q = new URLSearchParams(location.search);
