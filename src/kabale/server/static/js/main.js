@@ -11,7 +11,7 @@ import { dealWords, hud, tick } from "./hud.js";
 import { language, loadLanguage, pickLanguage, setLanguage, t } from "./i18n.js";
 import { enableKeyboard, focusEl } from "./keyboard.js";
 import { bestMove, familyOf, findMove, moveByText, parseMove } from "./moves.js";
-import { announceMove, familyName, liftedWords, variantName } from "./names.js";
+import { announceMove, familyName, KLONDIKE_SUITS, liftedWords, variantName } from "./names.js";
 import { createNewGame } from "./newgame.js";
 import { explain } from "./reasons.js";
 import { createReview } from "./review.js";
@@ -145,12 +145,36 @@ function playDecided(decide, anchor = null, auto = false) {
     const before = S.body;
     try {
       showMove(before, await api.move(before.id, got));
+      // The player's move (or a safe card's own) may free a safe card: it goes home next.
+      if ((!auto || auto === "safe") && settings.autoMove) playDecided(safeMove, null, "safe");
       return true;
     } catch (err) {
       await outOfStep(err, where);
       return false;
     }
   });
+}
+
+/** Klondike's optional auto-move: a card that no other card could ever need to sit on it
+ *  goes to its foundation (an ace or a two; else a card of rank r once both foundations of the
+ *  other colour reach r - 1). Only after the player's own moves, so an undo is not undone. */
+function safeMove(body) {
+  const obs = body.observation;
+  if (body.status !== "playing" || familyOf(obs.variant) !== "klondike") return null;
+  const rank = (code) => "A23456789TJQK".indexOf(code[0]) + 1;
+  const red = (suit) => suit === "H" || suit === "D";
+  const homes = obs.foundations.map((pile, i) => ({ suit: KLONDIKE_SUITS[i % 4],
+    top: pile.length ? rank(pile[pile.length - 1]) : 0 }));
+  const safe = (code) => rank(code) <= 2 || homes.every((f) => red(f.suit) === red(code[1])
+    || f.top >= rank(code) - 1);
+  const tops = [["w", obs.waste[obs.waste.length - 1]],
+    ...obs.columns.map((col, c) => [String(c + 1), col[col.length - 1]])];
+  for (const [source, code] of tops) {
+    if (!code || code === "??" || !safe(code)) continue;
+    const m = findMove(body, source, 1, "f");
+    if (m) return m.text;
+  }
+  return null;
 }
 
 /** A move typed in notation: played when legal, else explained in words. */
@@ -482,7 +506,7 @@ function openRules(family = familyOf(S.body ? S.body.observation.variant : "klon
 
 const SETTING_INPUTS = { lang: "set-lang", back: "set-back", felt: "set-felt", speed: "set-speed",
   leftHanded: "set-left", four: "set-four", large: "set-large", sound: "set-sound", timer: "set-timer",
-  chance: "set-chance" };
+  chance: "set-chance", autoMove: "set-auto" };
 
 function openSettings() {
   for (const [key, id] of Object.entries(SETTING_INPUTS)) {

@@ -11,7 +11,8 @@ export const FELTS = ["dark", "light"];
 function defaults() {
   const reduced = matchMedia("(prefers-reduced-motion: reduce)").matches;
   return { lang: "auto", back: "blue", felt: "dark", leftHanded: false, four: false,
-    large: false, speed: reduced ? "off" : "normal", sound: false, timer: true, chance: false };
+    large: false, speed: reduced ? "off" : "normal", sound: false, timer: true, chance: false,
+    autoMove: false };
 }
 
 /** The saved settings over the defaults; unknown or bad values fall back to the default. */

@@ -245,6 +245,7 @@ export default {
   "settings.speed.slow": "langsomme",
   "settings.sound": "Korte lyde",
   "settings.timer": "Vis tiden",
+  "settings.auto_move": "Læg sikre kort op på grundbunkerne af sig selv (7-kabale)",
   "settings.keys": "Tastatur: Tab og piletasterne flytter mellem bunker og kort; Enter eller mellemrum tager op og lægger ned; Escape lægger tilbage. Skriv et træk i notation (3>7, 3:2>7, w>f, d) og tryk Enter; u eller Ctrl+Z fortryder, r eller Ctrl+Y gentager, n starter et nyt spil, h viser et tip (igen: det næstbedste træk). Mus og touch: træk et kort, eller klik på det for at sende det til det bedste sted; dobbeltklik sender det til en grundbunke.",
 
   "stats.title": "Statistik",

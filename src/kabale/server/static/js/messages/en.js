@@ -272,6 +272,7 @@ export default {
   "settings.speed.slow": "slow",
   "settings.sound": "Short sounds",
   "settings.timer": "Show the time",
+  "settings.auto_move": "Move safe cards to the foundations by themselves (Klondike)",
   "settings.chance": "Win-chance meter (your chance from what you have seen; a spoiler)",
   "settings.keys": "Keyboard: Tab and the arrow keys move between piles and cards; Enter or Space picks up and puts down; Escape puts back. Type a move in notation (3>7, 3:2>7, w>f, d) and Enter; u or Ctrl+Z undoes, r or Ctrl+Y redoes, n deals a new game, h lights a hint (again: the next best move). Mouse and touch: drag a card, or click it to send it to its best place; double-click sends it to a foundation.",
 

@@ -245,6 +245,7 @@ export default {
   "settings.speed.slow": "langsomme",
   "settings.sound": "Korte lyder",
   "settings.timer": "Vis tiden",
+  "settings.auto_move": "Legg trygge kort opp på grunnbunkene av seg selv (kabal)",
   "settings.keys": "Tastatur: Tab og piltastene flytter mellom bunker og kort; Enter eller mellomrom tar opp og legger ned; Escape legger tilbake. Skriv et trekk i notasjon (3>7, 3:2>7, w>f, d) og trykk Enter; u eller Ctrl+Z angrer, r eller Ctrl+Y gjør om, n starter et nytt spill, h viser et tips (igjen: det nest beste trekket). Mus og berøring: dra et kort, eller klikk på det for å sende det til beste sted; dobbeltklikk sender det til en grunnbunke.",
 
   "stats.title": "Statistikk",
