@@ -80,3 +80,16 @@ def test_only_the_chosen_language_is_loaded(server: LiveServer, browser: Browser
     page.select_option("#set-lang", "en")
     expect(page.locator("#btn-new .txt")).to_have_text("New game")
     context.close()
+
+
+def test_the_page_registers_its_service_worker(server: LiveServer, browser: Browser) -> None:
+    context, page = new_page(browser, 1366, 657)
+    open_game(page, f"{server.url}/?deal=klondike%237")
+    scope = page.evaluate("navigator.serviceWorker.ready.then((r) => r.scope)")
+    assert scope == f"{server.url}/"
+    page.reload()                                   # through the worker: the page still plays
+    page.wait_for_selector("body[data-ready='1']")
+    page.keyboard.type("d")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => window.kabale.body().observation.moves_made >= 1")
+    context.close()

@@ -263,6 +263,13 @@ async def index(request: Request) -> Response:
     return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
 
+async def service_worker(request: Request) -> Response:
+    """The installable page's service worker, served at the root so that its scope is the
+    whole page (static/sw.js: it keeps only the page's own files, never a game)."""
+    return FileResponse(STATIC / "sw.js", media_type="text/javascript",
+                        headers={"Cache-Control": "no-cache"})
+
+
 async def _api_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ApiError)
     body = {"error": exc.message} if exc.code is None else {"error": exc.message, "code": exc.code}
@@ -296,6 +303,7 @@ def create_app(db_path: str, effort: EffortSetting = "quick",
     game = "/api/games/{game_id:str}"
     routes = [
         Route("/", index),
+        Route("/sw.js", service_worker),
         Route("/api/variants", variants),
         Route("/api/stats", stats),
         Route("/api/stats/reset", reset_stats, methods=["POST"]),

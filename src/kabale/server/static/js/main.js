@@ -665,6 +665,8 @@ async function boot() {
     await newGame({ variant: variant || localStorage.getItem("kabale.variant") || "klondike" });
   }
   document.body.dataset.ready = "1";
+  // Installable as an app (static/sw.js keeps the page's files, never a game's answers).
+  if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
 }
 
 boot();
