@@ -112,6 +112,13 @@ def test_a_tap_on_a_face_down_card_says_why(server: LiveServer, browser: Browser
     expect(page.locator("#bubble")).to_have_text("That card is face down.")
     page.evaluate("window.kabale.idle()")
     assert moves_made(page) == 0
+    # the bubble points at the card (its middle over the card's column), not the window's
+    card = page.locator('#table .card.back[data-pile="7"]').last.bounding_box()
+    said = page.locator("#bubble").bounding_box()
+    assert card and said
+    middle = said["x"] + said["width"] / 2
+    assert card["x"] - said["width"] / 2 <= middle <= card["x"] + card["width"] + said["width"] / 2
+    assert said["y"] + said["height"] <= card["y"] + 60
     context.close()
 
 

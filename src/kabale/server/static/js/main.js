@@ -140,7 +140,8 @@ function playDecided(decide, anchor = null, auto = false) {
     if (!S.body || S.review) return false;
     const got = decide(S.body);
     if (!got) return false;
-    const where = anchor && anchor.isConnected ? anchor : null;
+    // a refusal points at the card as it is now drawn (`got.anchor`), else at the one tapped
+    const where = got.anchor || (anchor && anchor.isConnected ? anchor : null);
     if (got.reason) { refuse(got.reason, where); return false; }
     const before = S.body;
     try {
@@ -367,7 +368,8 @@ async function dropAt(info, rect, x, y) {
  *  so that taps in quick succession each draw. */
 function stockAction(anchor) {
   return playDecided((body) => (body.observation.legal.includes("d") ? "d"
-    : { reason: explain(body, "d", 0, "") }), anchor);
+    : { reason: explain(body, "d", 0, ""),
+      anchor: table.querySelector('.pile[data-pile="d"] [tabindex]') }), anchor);
 }
 
 /** The card a tap on `el` means once the actions before it are done: the same card if it is
@@ -402,7 +404,8 @@ function click(el) {
   const pile = el.dataset.pile, index = Number(el.dataset.index), code = el.dataset.code || "";
   playDecided(() => {
     const now = tappedCard(pile, index, code);
-    return now ? tapMove(now) : null;
+    const got = now ? tapMove(now) : null;
+    return got && got.reason ? { ...got, anchor: now } : got;
   }, el);
 }
 
