@@ -3,6 +3,7 @@
 // auto-finish once every card is face up.
 
 import { celebrate } from "./celebrate.js";
+import { deadEnd } from "./deadend.js";
 import { clock } from "./dialogs.js";
 import { say } from "./feedback.js";
 import { money, number, ordinal, t } from "./i18n.js";
@@ -39,7 +40,8 @@ export function rankWords(rank, variant) {
 }
 
 export function createEnding(ctx) {
-  const st = { auto: null, autoOff: false, party: null, partyFor: null, told: null };
+  const st = { auto: null, autoOff: false, party: null, partyFor: null, told: null,
+    deadOff: null };
 
   /** The end of a game is told once (per game and kind of end): announced after the move that
    *  ended it (the move is said first) and the focus put on the banner's first button, so that
@@ -140,7 +142,18 @@ export function createEnding(ctx) {
     } else if (obs.outcome === "lost") {
       banner(t("banner.lost"), [[t("btn.undo"), () => ctx.undoRedo("undo")], look, again]);
       tell(body, "lost");
-    } else if (!autoFinish()) hideBanner();
+    } else if (!autoFinish() && !offerEnd(body)) hideBanner();
+  }
+
+  /** Spider with no move left that could ever turn a card up or complete a run (deadend.js):
+   *  say so and offer to end the game as lost, once per game unless the player keeps on. */
+  function offerEnd(body) {
+    if (st.deadOff === body.id || !deadEnd(body.observation)) return false;
+    banner(t("banner.dead_end"), [
+      [t("btn.end_game"), () => ctx.endGame(), "btn-end-game"],
+      [t("btn.keep"), () => { st.deadOff = body.id; hideBanner(); }]]);
+    tell(body, "dead_end");
+    return true;
   }
 
   return { checkEnd, stopAuto, hideBanner, stopParty, dismiss,

@@ -566,6 +566,9 @@ const ctx = {
   sound: (name) => sound(name, settings.sound),
   lookBack: () => lookBack(),
   playAgain: (body) => playAgain(body),
+  endGame: () => enqueue(async () => {   // the dead-end banner's "End the game": a loss
+    try { show(await api.resign(S.body.id), { ms: 0 }); } catch (err) { bubble(errorText(err)); }
+  }),
   demoRunning: () => help.demoRunning(),
 };
 const help = createHelp(ctx);
