@@ -9,6 +9,7 @@ import json
 import urllib.request
 from typing import Any
 
+import pytest
 from helpers import body, moves_made, new_page, open_game, settle, wait_moves
 from liveserver import LiveServer
 from playwright.sync_api import Browser, Page, expect
@@ -122,6 +123,7 @@ def test_a_tap_on_a_face_down_card_says_why(server: LiveServer, browser: Browser
     context.close()
 
 
+@pytest.mark.slow   # the demo's pace: about 13 s
 def test_the_demo_wins_without_a_raw_refusal(server: LiveServer, browser: Browser) -> None:
     gid = store_game(server.db, "taps-demo-win", last_face_down_klondike())
     context, page = new_page(browser, 1200, 820, {"speed": "normal"})
