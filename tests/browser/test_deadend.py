@@ -62,4 +62,7 @@ def test_keep_playing_is_not_asked_again(server: LiveServer, browser: Browser) -
     page.evaluate("window.kabale.idle()")
     expect(page.locator("#banner")).to_be_hidden()
     assert body(page)["status"] == "playing"
+    page.keyboard.press("h")                       # the hint proposes no shuffling move
+    expect(page.locator("#bubble")).to_contain_text("No move is worth making")
+    assert page.locator("#table .hint").count() == 0 and body(page)["assisted"] is False
     context.close()

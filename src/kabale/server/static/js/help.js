@@ -5,6 +5,7 @@
 // until it is stopped.
 
 import { api } from "./api.js";
+import { deadEnd } from "./deadend.js";
 import { bubble, say, toast } from "./feedback.js";
 import { percent, t } from "./i18n.js";
 import { moveByText } from "./moves.js";
@@ -71,6 +72,8 @@ export function createHelp(ctx) {
   async function askHint() {
     const body = ctx.body();
     if (!playing(body)) { bubble(t("reason.game_over"), $("btn-hint")); return; }
+    // A proved dead end (deadend.js) has no move worth lighting: said, not asked (no help).
+    if (deadEnd(body.observation)) { bubble(t("hint.dead_end"), $("btn-hint"), { kind: "tip" }); return; }
     if (hint.asking) return;
     const serial = ctx.serial();
     if (hint.serial === serial && hint.data) {

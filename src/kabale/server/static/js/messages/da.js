@@ -314,6 +314,7 @@ export default {
   "hint.odds": "({chance} af de prøvede fordelinger af de skjulte kort blev vundet derefter.)",
   "hint.next": "Nr. {n}: {move}",
   "hint.only": "Der er ikke andre træk, der er værd at gøre her.",
+  "hint.dead_end": "Intet træk er værd at gøre: intet kan længere vende et kort eller gøre en sekvens færdig.",
   "hint.reason.wins": "vinder spillet",
   "hint.reason.uncovers": "vender et kort",
   "hint.reason.frees_column": "tømmer en kolonne",

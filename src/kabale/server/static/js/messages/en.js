@@ -314,6 +314,7 @@ export default {
   "hint.odds": "({chance} of the sampled deals were won after it.)",
   "hint.next": "Next best ({n}): {move}",
   "hint.only": "There is no other move worth making here.",
+  "hint.dead_end": "No move is worth making: none can turn up a card or complete a run any more.",
   "hint.reason.wins": "wins the game",
   "hint.reason.uncovers": "uncovers a card",
   "hint.reason.frees_column": "frees a column",

@@ -314,6 +314,7 @@ export default {
   "hint.odds": "({chance} av de prøvde fordelingene av de skjulte kortene ble vunnet etterpå.)",
   "hint.next": "Nr. {n}: {move}",
   "hint.only": "Det er ingen andre trekk som er verdt å gjøre her.",
+  "hint.dead_end": "Ingen trekk er verdt å gjøre: ingen kan lenger snu et kort eller fullføre en rekke.",
   "hint.reason.wins": "vinner spillet",
   "hint.reason.uncovers": "snur et kort",
   "hint.reason.frees_column": "tømmer en kolonne",
