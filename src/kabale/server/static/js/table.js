@@ -317,7 +317,8 @@ export function render(table, obs, opts = {}) {
   const keep = focusKey(table);
   const W = table.clientWidth, H = table.clientHeight;
   const key = `${W}x${H}|${obs.variant}|${obs.deal_hash || obs.deal_id}|${large}|${leftHanded}`;
-  const last = table.geometry && table.geometry.key === key ? table.geometry : null;
+  // a game just dealt (a new one, or the same deal again) starts from a fresh size
+  const last = !deal && table.geometry && table.geometry.key === key ? table.geometry : null;
   const L = layout(obs, W, H, { large, leftHanded, keep: last });
   L.key = key;
   // Below the readable floor the table is taller than the window: it scrolls up and down
