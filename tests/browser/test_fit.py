@@ -54,8 +54,9 @@ def test_longest_columns_fit_with_every_corner_showing(server: LiveServer, brows
             assert g["checked"] >= n_face_up, where
             if name == "thoughtful":          # the stock's cards, next first, each in view
                 chips = page.eval_on_selector_all(
-                    "#table .stock-strip .chip", "els => els.map(e => e.textContent + "
-                    "e.dataset.suit + (e.getBoundingClientRect().bottom <= innerHeight))")
+                    "#table .stock-strip .chip",
+                    "els => els.map(e => e.querySelector('.rk').dataset.rk + e.dataset.suit"
+                    " + (e.getBoundingClientRect().bottom <= innerHeight))")
                 stock = body(page)["observation"]["stock_cards"][::-1]
                 assert chips == [f"{c[0].replace('T', '10')}{c[1]}true" for c in stock], where
             if not large:

@@ -5,6 +5,7 @@ its replay, and the celebration of a win (still when motion is reduced)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -128,7 +129,7 @@ def test_a_winnable_graded_deal_shows_its_band_then_its_measure(server: LiveServ
     expect(page.locator("#deal-id")).to_contain_text("Deal ")   # its number stays secret
     page.click("#deal-tags")
     expect(page.locator("#bubble")).to_contain_text(
-        f"the solver needs {low:,} to {high:,} positions")
+        f"the solver needs {low:,} to {high:,} tries")
     # Given up, the game can no longer change: the measure shows.
     page.keyboard.type("d")
     page.keyboard.press("Enter")
@@ -140,7 +141,7 @@ def test_a_winnable_graded_deal_shows_its_band_then_its_measure(server: LiveServ
     measure = body(page)["deal"]["measure"]
     assert low <= measure <= high
     page.click("#deal-tags")
-    expect(page.locator("#bubble")).to_contain_text(f"the solver needed {measure:,} positions")
+    expect(page.locator("#bubble")).to_contain_text(f"the solver needed {measure:,} tries")
     assert not page.errors  # type: ignore[attr-defined]
     context.close()
 
@@ -220,13 +221,16 @@ def test_a_lost_game_looks_back_and_replays_from_the_move_that_lost(
     page.click("#btn-look-back")
     page.wait_for_selector("#review-moves li")
     expect(page.locator("#review-summary")).to_contain_text("this deal could be won")
-    expect(page.locator("#review-summary")).to_contain_text("lost with move 5")
+    # the move that lost, in words (issue 48), once its position is on the table
+    expect(page.locator("#review-summary")).to_contain_text(
+        "lost with move 5: A draw from the stock.")
     lost = page.locator("#review-moves li.lost")
     expect(lost).to_have_count(1)
     assert lost.get_attribute("data-after") == "5"
     # The deal face up, just before the move that lost: no card back on the table but the
     # stock's, and the stock's cards listed.
-    expect(page.locator("#review-step")).to_have_text("After move 4 of 24, every card face up")
+    expect(page.locator("#review-step")).to_have_text(
+        "After move 4 of 24, every card face up. Next: A draw from the stock.")
     settle(page)
     assert page.locator("#table .card.back:not([data-pile='d'])").count() == 0
     assert page.locator("#table .stock-strip .chip").count() == 20
@@ -235,11 +239,13 @@ def test_a_lost_game_looks_back_and_replays_from_the_move_that_lost(
     expect(page.locator("#review-step")).to_contain_text("Winning line: move 1 of")
     page.click("#review-on")
     expect(page.locator("#review-step")).to_contain_text("Winning line: move 2 of")
+    step = page.locator("#review-step").inner_text()
+    assert "Next: " in step and not re.search(r"[0-9wf]>|>[0-9f]", step), step   # words
     # Back to the game's moves, then replay from just before the fatal move.
     page.locator("#review-moves li.lost button").click()
-    expect(page.locator("#review-step")).to_have_text("After move 5 of 24, every card face up")
+    expect(page.locator("#review-step")).to_contain_text("After move 5 of 24, every card face up")
     page.click("#review-back")
-    expect(page.locator("#review-step")).to_have_text("After move 4 of 24, every card face up")
+    expect(page.locator("#review-step")).to_contain_text("After move 4 of 24, every card face up")
     page.click("#review-replay")
     page.wait_for_function("() => window.kabale?.body()?.deal?.replay_of")
     data = body(page)

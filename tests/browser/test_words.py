@@ -77,7 +77,7 @@ def test_the_three_tables_have_the_same_keys(server: LiveServer, browser: Browse
 
 
 @pytest.mark.parametrize(("locale", "lang", "new_game", "name"), [
-    ("da-DK", "da", "Nyt spil", "7 kabale · 1-korts vending"),
+    ("da-DK", "da", "Nyt spil", "7-kabale · 1-korts vending"),
     ("nb-NO", "nb", "Nytt spill", "Kabal · trekk 1"),
     ("nn-NO", "nb", "Nytt spill", "Kabal · trekk 1"),
     ("en-US", "en", "New game", "Klondike · draw 1"),
@@ -130,7 +130,7 @@ def test_language_can_be_switched_and_is_kept(server: LiveServer, browser: Brows
 
 
 def test_games_are_named_as_players_call_them(server: LiveServer, browser: Browser) -> None:
-    names = {"da": ["7 kabale", "Edderkop kabale", "Spiderette"],
+    names = {"da": ["7-kabale", "Edderkopkabale", "Spiderette"],
              "nb": ["Kabal", "Edderkoppkabal", "Spiderette"],
              "en": ["Klondike", "Spider", "Spiderette"]}
     for lang, wanted in names.items():
@@ -143,9 +143,9 @@ def test_games_are_named_as_players_call_them(server: LiveServer, browser: Brows
         context.close()
     context, page = new_page(browser, 1366, 657, {"lang": "da"})
     open_game(page, f"{server.url}/?deal=spider%3Asuits%3D2%2342")
-    expect(page.locator("#variant-name")).to_have_text("Edderkop kabale · 2 kulører")
+    expect(page.locator("#variant-name")).to_have_text("Edderkopkabale · 2 kulører")
     open_game(page, f"{server.url}/?deal=klondike%3Adecks%3D2%2Cdraw%3D3%2Cscoring%3Dvegas%2342")
-    expect(page.locator("#variant-name")).to_have_text("Dobbelt 7 kabale · 3-korts vending · Vegas")
+    expect(page.locator("#variant-name")).to_have_text("Dobbelt 7-kabale · 3-korts vending · Vegas")
     context.close()
 
 
@@ -172,7 +172,7 @@ def test_refusal_in_words_at_the_card(server: LiveServer, browser: Browser) -> N
 
 
 @pytest.mark.parametrize(("lang", "family", "heading", "phrase"), [
-    ("da", "klondike", "Regler: 7 kabale", "en rød syver på en sort otter"),
+    ("da", "klondike", "Regler: 7-kabale", "en rød syver på en sort otter"),
     ("nb", "spider", "Regler: Edderkoppkabal", "fem runder med ti"),
     ("en", "spiderette", "Rules: Spiderette", "a last deal of three cards onto columns 1 to 3"),
 ])

@@ -88,3 +88,21 @@ def test_a_day_won_only_with_help_is_no_day_won() -> None:
     stats = daily_summary(games, today)
     assert (stats["days_played"], stats["days_won"], stats["today"]) == (2, 1, False)
     assert stats["current_streak"] == 1
+
+
+def test_games_with_help_set_no_record() -> None:
+    # Issue 48: a demo's win in 0:02 was the "best time"; a bot's score the best score, and
+    # wins with help lengthened the streak.
+    def game(status: str, elapsed: float, score: int, assisted: bool = False) -> dict[str, object]:
+        return {**result(status, assisted=assisted), "elapsed": elapsed, "score": score}
+
+    games = [game("won", 300.0, 500), game("won", 2.0, 900, assisted=True),
+             game("won", 250.0, 450), game("lost", 100.0, 990, assisted=True),
+             game("won", 3.0, 800, assisted=True)]
+    stats = summarize("klondike", games)
+    assert (stats["best_time"], stats["best_score"]) == (250.0, 500)
+    assert (stats["current_streak"], stats["best_streak"]) == (0, 2)
+    assert (stats["won"], stats["won_unassisted"]) == (4, 2)
+    only_helped = summarize("klondike", [game("won", 2.0, 900, assisted=True)])
+    assert (only_helped["best_time"], only_helped["best_score"]) == (None, None)
+    assert only_helped["current_streak"] == 0

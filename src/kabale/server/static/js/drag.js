@@ -1,6 +1,7 @@
 // Pointer drag and drop (mouse, pen and touch through Pointer Events).
 // The caller supplies: pickup(cardEl) -> {source, count, els} | null,
-// dropAt(info, rect, x, y) -> Promise<boolean> (true: the move was made), click(cardEl, event).
+// dropAt(info, rect, x, y) -> Promise<boolean> (true: the move was made), click(cardEl, event)
+// for every click, however quickly it follows the last (no double-click of its own).
 
 const THRESHOLD = 5;
 
@@ -53,10 +54,6 @@ export function enableDrag(table, hooks) {
     if (suppressClick) return;
     const cardEl = e.target.closest(".card, .slot, .badge");
     if (cardEl) hooks.click(cardEl, e);
-  });
-  table.addEventListener("dblclick", (e) => {
-    const cardEl = e.target.closest(".card");
-    if (cardEl) hooks.dblclick(cardEl, e);
   });
 }
 

@@ -3,7 +3,9 @@
 // auto-finish once every card is face up.
 
 import { celebrate } from "./celebrate.js";
+import { deadEnd } from "./deadend.js";
 import { clock } from "./dialogs.js";
+import { say } from "./feedback.js";
 import { money, number, ordinal, t } from "./i18n.js";
 import { familyOf, legalMoves } from "./moves.js";
 import { variantName } from "./names.js";
@@ -38,7 +40,34 @@ export function rankWords(rank, variant) {
 }
 
 export function createEnding(ctx) {
-  const st = { auto: null, autoOff: false, party: null, partyFor: null };
+  const st = { auto: null, autoOff: false, party: null, partyFor: null, told: null,
+    deadOff: null };
+
+  /** The end of a game is told once (per game and kind of end): announced after the move that
+   *  ended it (the move is said first) and the focus put on the banner's first button, so that
+   *  a keyboard or screen-reader player is at the banner, not twelve Tabs away from it. */
+  function tell(body, kind) {
+    const key = `${body.id}:${kind}`;
+    if (st.told === key) return;
+    st.told = key;
+    setTimeout(() => {
+      const last = $("echo").dataset.last || "";
+      const text = $("banner-text").textContent;
+      say(last && last !== text ? `${last} ${text}` : text);
+      const first = $("banner-buttons").querySelector("button");
+      if (first && !$("banner").hidden) first.focus();
+    }, 0);
+  }
+
+  /** Esc on a finished game's banner: the banner goes, the focus to New game. */
+  function dismiss() {
+    const body = ctx.body();
+    if ($("banner").hidden || !body || body.status === "playing") return false;
+    stopParty();
+    hideBanner();
+    $("btn-new").focus();
+    return true;
+  }
 
   function stopAuto(byUser) {
     clearTimeout(st.auto);
@@ -55,6 +84,9 @@ export function createEnding(ctx) {
   function autoFinish() {
     const body = ctx.body(), obs = body.observation;
     if (familyOf(obs.variant) !== "klondike" || body.status !== "playing") return false;
+    // The demo plays the last moves itself: two players of one game would each send a move
+    // the other has already made.
+    if (ctx.demoRunning()) return false;
     if (obs.stock || obs.waste.length || obs.down.some((d) => d > 0)) return false;
     const next = legalMoves(body).find((m) => m.target.startsWith("f"));
     if (!next) return false;
@@ -63,7 +95,11 @@ export function createEnding(ctx) {
       return true;
     }
     banner(t("banner.finishing"), [[t("btn.stop"), () => { stopAuto(true); checkEnd(); }]]);
-    st.auto = setTimeout(() => { if (st.auto) ctx.play(next.text, true); }, Math.max(10, ctx.animMs()));
+    // The move is chosen when its turn in the queue comes, from the position then on the table.
+    const nextMove = (b) => (b.status === "playing" && !ctx.demoRunning()
+      ? (legalMoves(b).find((m) => m.target.startsWith("f")) || {}).text || null : null);
+    st.auto = setTimeout(() => { if (st.auto) ctx.playDecided(nextMove, null, true); },
+      Math.max(10, ctx.animMs()));
     return true;
   }
 
@@ -76,7 +112,9 @@ export function createEnding(ctx) {
     const help = body.assisted ? ` ${t("banner.with_help")}` : "";
     banner(`${figures}${help} ${rankWords(body.rank, obs.variant)}`.trim(), [
       [t("btn.new"), () => { stopParty(); ctx.newGame({ variant: obs.variant }); }],
+      [t("btn.again"), () => { stopParty(); ctx.playAgain(body); }, "btn-again"],
       [t("btn.stats"), () => { stopParty(); ctx.openStats(); }]]);
+    tell(body, "won");
     if (st.partyFor !== body.id) {
       st.partyFor = body.id;
       stopParty();
@@ -97,11 +135,27 @@ export function createEnding(ctx) {
       return;
     }
     stopParty();
-    if (body.status === "lost") banner(t("banner.given_up"), [look, again]);
-    else if (obs.outcome === "lost") {
+    if (body.status === "lost") {
+      banner(t("banner.given_up"), [look, again,
+        [t("btn.again"), () => ctx.playAgain(body), "btn-again"]]);
+      tell(body, "given_up");
+    } else if (obs.outcome === "lost") {
       banner(t("banner.lost"), [[t("btn.undo"), () => ctx.undoRedo("undo")], look, again]);
-    } else if (!autoFinish()) hideBanner();
+      tell(body, "lost");
+    } else if (!autoFinish() && !offerEnd(body)) hideBanner();
   }
 
-  return { checkEnd, stopAuto, hideBanner, stopParty, resetAuto: () => { st.autoOff = false; } };
+  /** Spider with no move left that could ever turn a card up or complete a run (deadend.js):
+   *  say so and offer to end the game as lost, once per game unless the player keeps on. */
+  function offerEnd(body) {
+    if (st.deadOff === body.id || !deadEnd(body.observation)) return false;
+    banner(t("banner.dead_end"), [
+      [t("btn.end_game"), () => ctx.endGame(), "btn-end-game"],
+      [t("btn.keep"), () => { st.deadOff = body.id; hideBanner(); }]]);
+    tell(body, "dead_end");
+    return true;
+  }
+
+  return { checkEnd, stopAuto, hideBanner, stopParty, dismiss,
+    resetAuto: () => { st.autoOff = false; } };
 }

@@ -15,7 +15,7 @@ export function say(text) {
 
 /** Show `text` in a bubble next to `anchor` (an element or a {x, y} page point): a warning,
  *  or with `kind` "tip" a piece of advice; it goes after `ms` milliseconds. */
-export function bubble(text, anchor, { kind = "warn", ms = 3500 } = {}) {
+export function bubble(text, anchor, { kind = "warn", ms = 3500, avoid = [] } = {}) {
   const box = $("bubble");
   box.textContent = text;
   box.classList.toggle("tip", kind === "tip");
@@ -24,12 +24,16 @@ export function bubble(text, anchor, { kind = "warn", ms = 3500 } = {}) {
     : { left: anchor ? anchor.x : innerWidth / 2, top: anchor ? anchor.y : innerHeight / 2,
       width: 0, height: 0 };
   const w = box.offsetWidth, h = box.offsetHeight;
-  let x = r.left + r.width / 2 - w / 2;
-  let y = r.top - h - 8;
-  if (y < 4) y = r.top + Math.min(r.height, 60) + 8;
-  x = Math.max(4, Math.min(x, innerWidth - w - 4));
-  y = Math.max(4, Math.min(y, innerHeight - h - 4));
-  box.style.left = `${x}px`;
+  const x = Math.max(4, Math.min(r.left + r.width / 2 - w / 2, innerWidth - w - 4));
+  const clampY = (y) => Math.max(4, Math.min(y, innerHeight - h - 4));
+  // Above the anchor, else below it; a bubble that would cover a card it speaks of (a hint's
+  // lit cards: `avoid`) goes to the window's bottom or top edge instead.
+  const spots = [[x, r.top - h - 8 >= 4 ? r.top - h - 8 : r.top + Math.min(r.height, 60) + 8],
+    [x, r.bottom + 8], [x, innerHeight - h - 4], [x, 4]].map(([a, b]) => [a, clampY(b)]);
+  const covers = ([a, b]) => avoid.some((q) => a < q.right && a + w > q.left && b < q.bottom
+    && b + h > q.top);
+  const [left, y] = spots.find((spot) => !covers(spot)) || spots[0];
+  box.style.left = `${left}px`;
   box.style.top = `${y}px`;
   clearTimeout(bubbleTimer);
   bubbleTimer = setTimeout(() => { box.hidden = true; }, ms);

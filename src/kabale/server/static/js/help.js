@@ -5,6 +5,7 @@
 // until it is stopped.
 
 import { api } from "./api.js";
+import { deadEnd } from "./deadend.js";
 import { bubble, say, toast } from "./feedback.js";
 import { percent, t } from "./i18n.js";
 import { moveByText } from "./moves.js";
@@ -40,6 +41,12 @@ export function createHelp(ctx) {
   function hintText(body, move, chance, first) {
     const words = moveWords(body, move);
     const odds = chance > 0 ? ` ${t("hint.odds", { chance: percent(chance) })}` : "";
+    // A draw or a deal says itself ("Hint: draw from the stock."), not "The stock. It draws
+    // from the stock."
+    if (first && move === "d") {
+      const which = body.observation.variant.startsWith("klondike") ? "hint.best_draw" : "hint.best_deal";
+      return `${t(which)}${odds}`;
+    }
     if (first) return `${t("hint.best", { move: words, reason: t(`hint.reason.${hint.data.reason_key}`) })}${odds}`;
     return `${t("hint.next", { n: hint.index + 1, move: words })}${odds}`;
   }
@@ -55,13 +62,18 @@ export function createHelp(ctx) {
     hint.clear = highlightMove(ctx.table, body, move);
     let text = hintText(body, move, chance, hint.index === 0);
     if (h.reason_key === "no_hope" && hint.index === 0) text = t("hint.reason.no_hope");
-    bubble(text, anchorOf(ctx.table, body, move), { kind: "tip", ms: 7000 });
+    // The bubble never covers the cards it speaks of: the lit move and its target.
+    const avoid = [...ctx.table.querySelectorAll(".hint, .hint-target")]
+      .map((el) => el.getBoundingClientRect());
+    bubble(text, anchorOf(ctx.table, body, move), { kind: "tip", ms: 7000, avoid });
   }
 
   /** The hint button and H: the best move, then each next best in turn. */
   async function askHint() {
     const body = ctx.body();
     if (!playing(body)) { bubble(t("reason.game_over"), $("btn-hint")); return; }
+    // A proved dead end (deadend.js) has no move worth lighting: said, not asked (no help).
+    if (deadEnd(body.observation)) { bubble(t("hint.dead_end"), $("btn-hint"), { kind: "tip" }); return; }
     if (hint.asking) { cancelHint(body); return; }   // a second press stops the thinking
     const serial = ctx.serial();
     if (hint.serial === serial && hint.data) {

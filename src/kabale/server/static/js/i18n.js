@@ -2,17 +2,25 @@
 // by name. The language is the player's choice if made, else the browser's first language
 // that kabale speaks (Norwegian Nynorsk and plain "no" read Bokmål), else English.
 
-import da from "./messages/da.js";
-import en from "./messages/en.js";
-import nb from "./messages/nb.js";
+// Only the language in use is loaded (with its rule pages): a page in Danish never fetches
+// the English and Norwegian tables. loadLanguage() before setLanguage().
 
-export const TABLES = { en, da, nb };
+/** The tables loaded so far, by language. */
+export const TABLES = {};
 export const LANGUAGES = ["da", "nb", "en"];
+/** Each language's name in itself, for choosing one before its table is loaded. */
+const NAMES = { da: "Dansk", nb: "Norsk bokmål", en: "English" };
 let current = "en";
+
+/** Fetch the table of `lang` (once); resolves when t() can speak it. */
+export async function loadLanguage(lang) {
+  if (!TABLES[lang]) TABLES[lang] = (await import(`./messages/${lang}.js`)).default;
+  return TABLES[lang];
+}
 
 /** The language to use: `choice` if it is one of ours, else the browser's, else "en". */
 export function pickLanguage(choice, browser = navigator.languages || [navigator.language]) {
-  if (TABLES[choice]) return choice;
+  if (LANGUAGES.includes(choice)) return choice;
   for (const tag of browser) {
     const code = String(tag).toLowerCase().split("-")[0];
     if (code === "da") return "da";
@@ -25,9 +33,10 @@ export function pickLanguage(choice, browser = navigator.languages || [navigator
 export function language() { return current; }
 
 /** A language's name in that language ("Dansk", "Norsk bokmål", "English"). */
-export function languageName(lang) { return TABLES[lang]["lang.name"]; }
+export function languageName(lang) { return NAMES[lang]; }
 
-/** Switch the page's language (its lang attribute and every data-i18n text). */
+/** Switch the page's language (its lang attribute and every data-i18n text); its table must
+ *  have been loaded (loadLanguage). */
 export function setLanguage(lang, root = document) {
   current = TABLES[lang] ? lang : "en";
   document.documentElement.lang = current;

@@ -10,6 +10,11 @@ import { familyOf, optionOf } from "./moves.js";
 
 export const ASPECT = 1.4;
 const MAX_CW = 240;
+/** The readable floor: no card is drawn narrower than this (a corner index of 9-11 px still
+ *  fits it, stacked). Where the longest column does not fit the window's height at this size
+ *  (a long 4-suit Spider column on a 640x360 phone), the table grows taller than the window
+ *  and scrolls up and down (never sideways): cards stay readable, the fan overlaps no more. */
+export const FLOOR_CW = 28;
 const SIDE_BONUS = 1.06;   // "side" must win clearly: "top" is the layout players expect
 
 /** The corner index of a card `cw` wide: font size, padding, arrangement and the strip
@@ -247,22 +252,58 @@ function best(obs, f, width, height, large, minFont) {
   return top;
 }
 
+const ARRANGE = { top: topArrangement, side: sideArrangement };
+
+/** Cards at the floor in a table taller than `height`: the least height at which the "top"
+ *  arrangement fits `width` (null when even the floor is too wide for the window). */
+function tall(obs, f, width, height) {
+  const cw = Math.min(FLOOR_CW, MAX_CW);
+  const at = (h) => topArrangement(obs, f, width, h, cw, false, 9);
+  if (!at(1e5)) return null;
+  let lo = height, hi = 1e5;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) / 2;
+    if (at(mid)) hi = mid; else lo = mid;
+  }
+  const L = at(Math.ceil(hi));
+  L.tall = true;
+  return L;
+}
+
 /** The whole layout for `obs` in a table of `width` x `height` pixels. Long columns in a short
  *  window first lower the minimum index font, then give up large print, before the cards
  *  become so small that the index would take them over. */
-export function layout(obs, width, height, { large = false, leftHanded = false } = {}) {
+export function layout(obs, width, height, { large = false, leftHanded = false, keep = null } = {}) {
   const f = facts(obs);
+  // The size a game was drawn at is kept while it still fits (the table does not jump when a
+  // column grows past the planned one and shrinks back): only a new window, a new game or a
+  // column that no longer fits changes it. `keep` is the last layout of this game and window.
+  let L = keep ? again(obs, f, width, height, keep) : null;
+  if (!L) L = fresh(obs, f, width, height, large);
+  L.facts = f;
+  return leftHanded ? mirror(L) : L;
+}
+
+function again(obs, f, width, height, keep) {
+  if (keep.tall) return tall(obs, f, width, height);
+  const L = ARRANGE[keep.mode](obs, f, width, height, keep.cw, keep.big, keep.minFont);
+  if (L) Object.assign(L, { big: keep.big, minFont: keep.minFont });
+  return L;
+}
+
+function fresh(obs, f, width, height, large) {
   const tries = [[large, large ? 15 : 11], [large, large ? 12 : 9]];
   if (large) tries.push([false, 11], [false, 9]);
   let L = null;
   for (const [big, minFont] of tries) {
     const found = best(obs, f, width, height, big, minFont);
-    if (found && (!L || found.cw > L.cw)) L = found;
+    if (found && (!L || found.cw > L.cw)) L = Object.assign(found, { big, minFont });
     if (L && L.cw >= 3.6 * minFont) break;
   }
-  if (!L) {  // a window too small for any card size: the smallest cards, overflowing
-    L = topArrangement(obs, f, Math.max(width, f.ncols * 12), 1e6, 8, false, 9);
-  }
-  L.facts = f;
-  return leftHanded ? mirror(L) : L;
+  if (L && L.cw >= FLOOR_CW) return L;
+  const high = tall(obs, f, width, height);
+  if (high) return high;
+  if (L) return L;
+  // a window too narrow even for the floor: the smallest cards, overflowing
+  return topArrangement(obs, f, Math.max(width, f.ncols * 12), 1e6, 8, false, 9);
 }

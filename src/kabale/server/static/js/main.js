@@ -8,10 +8,10 @@ import { createEnding } from "./ending.js";
 import { bubble, hideBubble, say, toast } from "./feedback.js";
 import { createHelp } from "./help.js";
 import { dealWords, hud, tick } from "./hud.js";
-import { language, percent, pickLanguage, setLanguage, t } from "./i18n.js";
+import { language, loadLanguage, percent, pickLanguage, setLanguage, t } from "./i18n.js";
 import { enableKeyboard, focusEl } from "./keyboard.js";
 import { bestMove, familyOf, findMove, moveByText, parseMove } from "./moves.js";
-import { announceMove, familyName, liftedWords, variantName } from "./names.js";
+import { announceMove, familyName, KLONDIKE_SUITS, liftedWords, variantName } from "./names.js";
 import { createNewGame } from "./newgame.js";
 import { explain } from "./reasons.js";
 import { createReview } from "./review.js";
@@ -25,7 +25,7 @@ const $ = (id) => document.getElementById(id);
 const table = $("table");
 // serial: counts the positions shown (a hint or a chance is for one); review: the face-up
 // observation the look back at a finished game shows, drawn instead of the game's own
-const S = { body: null, queue: Promise.resolve(), lastClick: 0, serial: 0, review: null,
+const S = { body: null, queue: Promise.resolve(), serial: 0, review: null,
   timerAt: 0, held: null, balance: 0 };
 const settings = loadSettings();
 
@@ -36,10 +36,33 @@ function enqueue(fn) {
   return p;
 }
 
+/** Words for a failed request. The server's own one-line reason is for developers (it goes to
+ *  the console): a player reads only the translated words. */
 function errorText(err) {
   if (err.status === 0) return t("reason.offline");
   if (err.code) return t(`reason.${err.code}`);
-  return t("reason.server", { reason: err.message });
+  console.warn(`kabale: the server answered ${err.status}: ${err.message}`);
+  return t(err.status >= 500 ? "reason.server_fault" : "reason.refused");
+}
+
+/** A move, undo or redo the server turned down although the table showed it possible: the
+ *  game on the server is not the one on the table (another tab played on, or the game ended).
+ *  The table is brought up to date and the player told so in words; a game that has ended
+ *  says so by its banner alone. */
+async function outOfStep(err, anchor) {
+  if (err.status === 0 || err.code || err.status >= 500 || !S.body) {
+    bubble(errorText(err), anchor);
+    return;
+  }
+  console.warn(`kabale: the server answered ${err.status}: ${err.message}`);
+  let fresh = null;
+  try { fresh = await api.get(S.body.id); } catch { /* keep the table as it is */ }
+  if (fresh) {
+    S.held = null;
+    show(fresh, { ms: 0 });
+    if (fresh.status !== "playing" || fresh.observation.outcome !== "playing") return;
+  }
+  bubble(t("reason.out_of_step"), anchor);
 }
 
 // ---------------------------------------------------------------- drawing
@@ -105,15 +128,30 @@ function markHeld() {
 /** Play a legal move (text from the legal list); refused moves never reach the server. A
  *  move of the player's stops the demo; `auto` (the auto-finish) does not. */
 function play(text, auto = false) {
+  return playDecided(() => text, null, auto);
+}
+
+/** Queue a move decided only when its turn comes, against the position every earlier action
+ *  left (so quick taps each count, and none is judged on a table about to change):
+ *  `decide(body)` gives the move's text, {reason} to refuse in words, or null for nothing. */
+function playDecided(decide, anchor = null, auto = false) {
   if (!auto) help.stopDemo();
   return enqueue(async () => {
+    if (!S.body || S.review) return false;
+    const got = decide(S.body);
+    if (!got) return false;
+    // a refusal points at the card as it is now drawn (`got.anchor`), else at the one tapped
+    const where = got.anchor || (anchor && anchor.isConnected ? anchor : null);
+    if (got.reason) { refuse(got.reason, where); return false; }
     const before = S.body;
-    if (!auto && settings.coach && !(await coachAgrees(before, text))) return false;
+    if (!auto && settings.coach && !(await coachAgrees(before, got))) return false;
     try {
-      showMove(before, await api.move(before.id, text));
+      showMove(before, await api.move(before.id, got));
+      // The player's move (or a safe card's own) may free a safe card: it goes home next.
+      if ((!auto || auto === "safe") && settings.autoMove) playDecided(safeMove, null, "safe");
       return true;
     } catch (err) {
-      bubble(errorText(err));
+      await outOfStep(err, where);
       return false;
     }
   });
@@ -132,6 +170,27 @@ async function coachAgrees(before, text) {
   return ask(t("coach.sure", { move: got.move, grade: t(`grades.name.${got.grade}`), best: got.best,
     value: percent(got.best_value), chosen: percent(got.chosen_value) }),
   [[t("btn.play_anyway"), true], [t("btn.cancel"), false]]);
+
+/** Klondike's optional auto-move: a card that no other card could ever need to sit on it
+ *  goes to its foundation (an ace or a two; else a card of rank r once both foundations of the
+ *  other colour reach r - 1). Only after the player's own moves, so an undo is not undone. */
+function safeMove(body) {
+  const obs = body.observation;
+  if (body.status !== "playing" || familyOf(obs.variant) !== "klondike") return null;
+  const rank = (code) => "A23456789TJQK".indexOf(code[0]) + 1;
+  const red = (suit) => suit === "H" || suit === "D";
+  const homes = obs.foundations.map((pile, i) => ({ suit: KLONDIKE_SUITS[i % 4],
+    top: pile.length ? rank(pile[pile.length - 1]) : 0 }));
+  const safe = (code) => rank(code) <= 2 || homes.every((f) => red(f.suit) === red(code[1])
+    || f.top >= rank(code) - 1);
+  const tops = [["w", obs.waste[obs.waste.length - 1]],
+    ...obs.columns.map((col, c) => [String(c + 1), col[col.length - 1]])];
+  for (const [source, code] of tops) {
+    if (!code || code === "??" || !safe(code)) continue;
+    const m = findMove(body, source, 1, "f");
+    if (m) return m.text;
+  }
+  return null;
 }
 
 /** A move typed in notation: played when legal, else explained in words. */
@@ -165,7 +224,7 @@ function undoRedo(which) {
         : t("say.redo", { what: announceMove(before, body.observation, body.move) }));
     } catch (err) {
       if (err.status === 409) return;
-      bubble(errorText(err));
+      await outOfStep(err);
     }
   });
 }
@@ -249,6 +308,25 @@ function endReview() {
   if (S.body) draw({ ms: 0 });
 }
 
+/** The finished game's deal dealt again from its start (the server's replay from move 0: a new
+ *  game, counted as played with help, since every card of the deal has been seen). */
+function playAgain(over) {
+  help.stopDemo();
+  review.close();
+  return enqueue(async () => {
+    try {
+      const body = await api.replay(over.id, 0);
+      ending.stopParty();
+      S.held = null;
+      show(body, { ms: animMs(settings), deal: true });
+      say(t("say.new", { name: variantName(body.observation.variant) }));
+      (table.querySelector("[tabindex='0']") || $("btn-new")).focus();   // off the gone banner
+    } catch (err) {
+      bubble(errorText(err), $("btn-new"));
+    }
+  });
+}
+
 function startReplay(body, at) {
   ending.stopParty();
   show(body, { ms: 0 });
@@ -301,37 +379,49 @@ async function dropAt(info, rect, x, y) {
   return putDown(info, tgt.target, { x, y });
 }
 
+/** A tap on the stock: a draw (or a deal), or why not; judged when its turn in the queue comes,
+ *  so that taps in quick succession each draw. */
 function stockAction(anchor) {
-  if (S.body.observation.legal.includes("d")) return play("d");
-  return refuse(explain(S.body, "d", 0, ""), anchor);
+  return playDecided((body) => (body.observation.legal.includes("d") ? "d"
+    : { reason: explain(body, "d", 0, ""),
+      anchor: table.querySelector('.pile[data-pile="d"] [tabindex]') }), anchor);
 }
 
-function click(el, e) {
-  if (e.detail > 1 || !S.body) return;
+/** The card a tap on `el` means once the actions before it are done: the same card if it is
+ *  still in its place, else the top card of the pile tapped (the card now under the finger). */
+function tappedCard(pile, index, code) {
+  const els = pileElements(table, pile);
+  const same = els.find((c) => Number(c.dataset.index) === index && (c.dataset.code || "") === code);
+  return same || els[els.length - 1] || null;
+}
+
+/** What a tap on a table card does: its best move, or why it has none. */
+function tapMove(el) {
+  const got = lift(el);
+  if (got.reason) return got;
+  const m = bestMove(S.body, got.source, got.count);
+  if (m) return m.text;
+  const code = got.els[0].dataset.code;
+  return { reason: got.count > 1 ? t("reason.nowhere_run", { what: liftedWords(code, got.count) })
+    : t("reason.nowhere", { card: liftedWords(code, 1) }) };
+}
+
+/** Every click or tap counts, however quickly it follows the last (a double click is two taps:
+ *  on the stock, two draws; on a card, its move and then the move of the card left there). */
+function click(el) {
+  if (!S.body) return;
   if (el.dataset.pile === "d") { stockAction(el); return; }
   if (!el.classList.contains("card")) return;
   if (el.dataset.pile.startsWith("f")) {
     if (familyOf(S.body.observation.variant) === "klondike") bubble(t("reason.drag_back"), el);
     return;
   }
-  const got = lift(el);
-  if (got.reason) { refuse(got.reason, el); return; }
-  const m = bestMove(S.body, got.source, got.count);
-  if (m) {
-    S.lastClick = Date.now();
-    play(m.text);
-  } else {
-    const code = got.els[0].dataset.code;
-    refuse(got.count > 1 ? t("reason.nowhere_run", { what: liftedWords(code, got.count) })
-      : t("reason.nowhere", { card: liftedWords(code, 1) }), el);
-  }
-}
-
-function dblclick(el) {
-  if (Date.now() - S.lastClick < 700 || el.dataset.pile.startsWith("f")) return;
-  const info = pickup(el);
-  const m = info && findMove(S.body, info.source, 1, "f");
-  if (m) play(m.text);
+  const pile = el.dataset.pile, index = Number(el.dataset.index), code = el.dataset.code || "";
+  playDecided(() => {
+    const now = tappedCard(pile, index, code);
+    const got = now ? tapMove(now) : null;
+    return got && got.reason ? { ...got, anchor: now } : got;
+  }, el);
 }
 
 /** Enter or Space on a card or pile. */
@@ -381,7 +471,12 @@ function onKey(e) {
     } else if (k === "escape") input.value = "";
     return;
   }
-  if (k === "escape") { cancelHeld(); hideBubble(); return; }
+  if (k === "escape") {
+    if (!S.held && ending.dismiss()) return;
+    cancelHeld();
+    hideBubble();
+    return;
+  }
   if (k === "u") undoRedo("undo");
   else if (k === "r") undoRedo("redo");
   else if (k === "n") dealing.open();
@@ -429,7 +524,7 @@ function openRules(family = familyOf(S.body ? S.body.observation.variant : "klon
 
 const SETTING_INPUTS = { lang: "set-lang", back: "set-back", felt: "set-felt", speed: "set-speed",
   leftHanded: "set-left", four: "set-four", large: "set-large", sound: "set-sound", timer: "set-timer",
-  chance: "set-chance", coach: "set-coach" };
+  chance: "set-chance", coach: "set-coach", autoMove: "set-auto" };
 
 function openSettings() {
   for (const [key, id] of Object.entries(SETTING_INPUTS)) {
@@ -447,8 +542,8 @@ function saveFromDialog() {
   saveSettings(settings);
   applySettings(settings);
   const lang = pickLanguage(settings.lang);
-  if (lang !== language()) useLanguage(lang);
-  if (S.body) { refreshHud(); draw(); help.updateMeter(); }
+  const redraw = () => { if (S.body) { refreshHud(); draw(); help.updateMeter(); } };
+  if (lang !== language()) useLanguage(lang).then(redraw); else redraw();
 }
 
 async function copyLink() {
@@ -477,7 +572,7 @@ async function copyLink() {
 // ---------------------------------------------------------------- the helpers' view of the page
 
 const ctx = {
-  table, settings, enqueue, show, showMove, play, newGame, undoRedo, openStats, refreshHud,
+  table, settings, enqueue, show, showMove, play, playDecided, newGame, undoRedo, openStats, refreshHud,
   refreshBalance, showReview, endReview, startReplay, errorText,
   body: () => S.body,
   serial: () => S.serial,
@@ -485,6 +580,11 @@ const ctx = {
   stillMotion: () => stillMotion(settings),
   sound: (name) => sound(name, settings.sound),
   lookBack: () => lookBack(),
+  playAgain: (body) => playAgain(body),
+  endGame: () => enqueue(async () => {   // the dead-end banner's "End the game": a loss
+    try { show(await api.resign(S.body.id), { ms: 0 }); } catch (err) { bubble(errorText(err)); }
+  }),
+  demoRunning: () => help.demoRunning(),
 };
 const help = createHelp(ctx);
 const ending = createEnding(ctx);
@@ -539,7 +639,7 @@ function wire() {
   $("settings-form").addEventListener("change", saveFromDialog);
   $("move-form").addEventListener("submit", submitMove);
   document.addEventListener("keydown", onKey);
-  enableDrag(table, { pickup, dropAt, click, dblclick });
+  enableDrag(table, { pickup, dropAt, click });
   enableKeyboard(table, { activate, cancel: cancelHeld });
   // Any change of the table's size (window, phone turned, the bar wrapping) redraws it.
   let size = "";
@@ -552,14 +652,16 @@ function wire() {
   setInterval(() => { if (S.body) tick(S.body, settings, S.timerAt); }, 1000);
 }
 
-function useLanguage(lang) {
+/** Load the language's table (only that one) and speak it. */
+async function useLanguage(lang) {
+  await loadLanguage(lang);
   setLanguage(lang);
   document.title = t("app.title");
   help.relabel();
 }
 
 async function boot() {
-  useLanguage(pickLanguage(settings.lang));
+  await useLanguage(pickLanguage(settings.lang));
   applySettings(settings);
   wire();
   const q = new URLSearchParams(location.search);
@@ -584,6 +686,8 @@ async function boot() {
     await newGame({ variant: variant || localStorage.getItem("kabale.variant") || "klondike" });
   }
   document.body.dataset.ready = "1";
+  // Installable as an app (static/sw.js keeps the page's files, never a game's answers).
+  if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
 }
 
 boot();

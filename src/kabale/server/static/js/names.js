@@ -23,7 +23,7 @@ export function pileName(pile, obs) {
   return t("pile.foundation_of", { suit: t(`suit.${KLONDIKE_SUITS[i % 4]}`) });
 }
 
-/** The game's own name: "Klondike", "7 kabale", "Edderkop kabale"... */
+/** The game's own name: "Klondike", "7-kabale", "Edderkopkabale"... */
 export function familyName(family, options = {}) {
   if (family === "klondike" && options.decks === "2") return t("name.klondike.double");
   return t(`name.${family}`);
@@ -82,7 +82,7 @@ function whereTo(obs, target, code) {
 
 /** The count of an explicit or canonical move in `obs` (from the column's run otherwise). */
 function countOf(body, text) {
-  const i = body.observation.legal.indexOf(text);
+  const i = (body.observation.legal || []).indexOf(text);
   const explicit = i >= 0 && body.moves ? body.moves[i] : text;
   const m = parseMove(explicit);
   return m ? m.count : 1;

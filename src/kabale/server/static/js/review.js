@@ -10,17 +10,30 @@ import { api } from "./api.js";
 import { h } from "./dialogs.js";
 import { bubble, say } from "./feedback.js";
 import { number, percent, t } from "./i18n.js";
+import { familyOf } from "./moves.js";
+import { moveWords } from "./names.js";
 
 const $ = (id) => document.getElementById(id);
 
-function summary(pm, moves) {
-  const out = [];
-  if (pm.winnable_at_start === true) out.push(t("review.winnable"));
-  else if (pm.winnable_at_start === false) out.push(t("review.unwinnable"));
-  else out.push(t("review.unknown"));
+/** A move in words, from the face-up position `obs` it is played from ("The nine of hearts
+ *  from column 5 to the ten of spades in column 6."); notation only while `obs` is unknown. */
+function inWords(obs, text) {
+  if (!obs || !text) return text || "";
+  if (text === "d") return t(familyOf(obs.variant) === "klondike" ? "review.draw" : "review.deal");
+  return moveWords({ observation: obs }, text);
+}
+
+/** The verdict, in sentences that never contradict one another: a deal the solver could not
+ *  decide gets one sentence, which says the loss only as "if it could be won". */
+export function summary(pm, moves, lostWords = null) {
+  const n = pm.lost_at !== null ? number(pm.lost_at + 1) : null;
+  const move = lostWords || (pm.lost_at !== null ? moves[pm.lost_at] : "");
+  if (pm.winnable_at_start !== true && pm.winnable_at_start !== false) {
+    return pm.lost_at !== null ? t("review.unknown_lost", { n, move }) : t("review.unknown");
+  }
+  const out = [t(pm.winnable_at_start ? "review.winnable" : "review.unwinnable")];
   if (pm.lost_at !== null) {
-    const key = pm.proved ? "review.lost_at" : "review.lost_at_unproved";
-    out.push(t(key, { n: number(pm.lost_at + 1), move: moves[pm.lost_at] }));
+    out.push(t(pm.proved ? "review.lost_at" : "review.lost_at_unproved", { n, move }));
   } else if (pm.winnable_at_start && pm.line_before.length) out.push(t("review.still"));
   return out.join(" ");
 }
@@ -63,10 +76,17 @@ export function createReview(ctx) {
     const lineList = $("review-line").children;
     for (const li of lineList) li.classList.toggle("here", Number(li.dataset.after) === R.line);
     const total = R.moves.length;
-    $("review-step").textContent = R.line
+    const where = R.line
       ? t("review.line_step", { n: number(R.line), total: number(R.pm.line_before.length) })
       : R.better ? t("grades.showing_better", { n: number(R.at + 1), best: R.picked.best })
       : (R.at === 0 ? t("review.start") : t("review.step", { n: number(R.at), total: number(total) }));
+    const next = R.line ? R.pm.line_before[R.line] : R.moves[R.at];
+    $("review-step").textContent = next
+      ? `${where}. ${t("review.next", { move: inWords(R.obs, next) })}` : where;
+    // The verdict names the move that lost in words once its position is on the table.
+    if (!R.line && R.pm.lost_at !== null && R.at === R.pm.lost_at) {
+      $("review-summary").textContent = summary(R.pm, R.moves, inWords(R.obs, R.moves[R.at]));
+    }
     say($("review-step").textContent);
     $("review-replay").textContent = R.line ? t("btn.replay_line") : t("btn.replay");
     markGrade();
@@ -180,6 +200,7 @@ export function createReview(ctx) {
       ? t("review.line", { n: line.length, at: number(pm.lost_at + 1) })
       : t("review.line_still", { n: line.length });
     $("review-line").replaceChildren(...line.map(lineItem));
+    $("review-show-line").hidden = !line.length;   // no button for a line there is not
   }
 
   /** Open the look back at the game on the table (it is over). */

@@ -1,7 +1,8 @@
 // The stand-alone rules page: /static/rules.html?game=spider&lang=da (the language defaults to
 // the saved setting, then the browser's).
 
-import { LANGUAGES, language, languageName, localize, pickLanguage, setLanguage, t } from "./i18n.js";
+import { LANGUAGES, language, languageName, loadLanguage, localize, pickLanguage, setLanguage,
+  t } from "./i18n.js";
 import { familyName } from "./names.js";
 import { GAMES, renderRules, rulesTabs } from "./rules.js";
 import { loadSettings } from "./settings.js";
@@ -33,5 +34,8 @@ function draw() {
 }
 
 
-setLanguage(pickLanguage(q.get("lang") || loadSettings().lang));
-draw();
+const lang = pickLanguage(q.get("lang") || loadSettings().lang);
+loadLanguage(lang).then(() => {
+  setLanguage(lang);
+  draw();
+});

@@ -13,7 +13,7 @@ function defaults() {
   const reduced = matchMedia("(prefers-reduced-motion: reduce)").matches;
   return { lang: "auto", back: "blue", felt: "dark", leftHanded: false, four: false,
     large: false, speed: reduced ? "off" : "normal", sound: false, timer: true, chance: false,
-    coach: false };
+    coach: false, autoMove: false };
 }
 
 /** The saved settings over the defaults; unknown or bad values fall back to the default. */

@@ -315,7 +315,15 @@ export function render(table, obs, opts = {}) {
   const { ms = 0, prefer = null, deal = false, large = false, leftHanded = false } = opts;
   const prev = table.drawn || null;
   const keep = focusKey(table);
-  const L = layout(obs, table.clientWidth, table.clientHeight, { large, leftHanded });
+  const W = table.clientWidth, H = table.clientHeight;
+  const key = `${W}x${H}|${obs.variant}|${obs.deal_hash || obs.deal_id}|${large}|${leftHanded}`;
+  // a game just dealt (a new one, or the same deal again) starts from a fresh size
+  const last = !deal && table.geometry && table.geometry.key === key ? table.geometry : null;
+  const L = layout(obs, W, H, { large, leftHanded, keep: last });
+  L.key = key;
+  // Below the readable floor the table is taller than the window: it scrolls up and down
+  // (a vertical swipe then scrolls instead of dragging; a tap still plays).
+  table.classList.toggle("tall", Boolean(L.tall));
   table.style.setProperty("--cw", `${L.cw}px`);
   table.style.setProperty("--ch", `${L.ch}px`);
   table.style.setProperty("--idx-font", `${L.m.font}px`);
@@ -351,7 +359,9 @@ export function movedFrom(text, undo = false) {
  *  Klondike, each foundation (its target is "f": the card's own foundation). */
 export function targets(table, obs) {
   const L = table.geometry;
-  const box = table.getBoundingClientRect();
+  const r = table.getBoundingClientRect();
+  // a tall table (below the floor) may be scrolled: its content starts above its box
+  const box = { left: r.left, top: r.top - table.scrollTop, bottom: r.bottom };
   const out = L.cols.map((c, i) => ({
     target: String(i + 1), left: box.left + c.x - L.gap / 2, right: box.left + c.x + L.cw + L.gap / 2,
     top: box.top + c.y - L.gap, bottom: box.bottom + 4000,
