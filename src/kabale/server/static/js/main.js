@@ -170,6 +170,7 @@ async function coachAgrees(before, text) {
   return ask(t("coach.sure", { move: got.move, grade: t(`grades.name.${got.grade}`), best: got.best,
     value: percent(got.best_value), chosen: percent(got.chosen_value) }),
   [[t("btn.play_anyway"), true], [t("btn.cancel"), false]]);
+}
 
 /** Klondike's optional auto-move: a card that no other card could ever need to sit on it
  *  goes to its foundation (an ace or a two; else a card of rank r once both foundations of the
