@@ -12,7 +12,7 @@ import socket
 import subprocess
 import sys
 import time
-from concurrent.futures import Future
+from concurrent.futures import Future, ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -321,7 +321,10 @@ def test_a_scheduler_that_cannot_be_reached_is_busy_not_a_crash() -> None:
         await jobs.aclose()
 
     try:
-        asyncio.run(ask())
+        # on a thread of its own: after the browser tests, Playwright's sync API keeps an
+        # event loop running on the main thread, where asyncio.run refuses to start
+        with ThreadPoolExecutor(1) as thread:
+            thread.submit(asyncio.run, ask()).result()
     finally:
         port.close()
 

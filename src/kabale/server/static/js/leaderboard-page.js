@@ -1,7 +1,7 @@
 // The leaderboard page: /leaderboard?variant=klondike&week=1 (GET /api/leaderboard). Every
 // word comes from the message tables; nicknames are put in as text, never as markup.
 
-import { localize, number, pickLanguage, setLanguage, t } from "./i18n.js";
+import { loadLanguage, localize, number, pickLanguage, setLanguage, t } from "./i18n.js";
 import { familyName } from "./names.js";
 import { loadSettings } from "./settings.js";
 
@@ -76,11 +76,15 @@ async function nicknameForm() {
   });
 }
 
-setLanguage(pickLanguage(q.get("lang") || loadSettings().lang));
-localize();
-for (const option of variantPick.options) option.textContent = familyName(option.value);
-variantPick.addEventListener("change", draw);
-document.getElementById("board-daily").addEventListener("click", () => { weekly = false; draw(); });
-document.getElementById("board-weekly").addEventListener("click", () => { weekly = true; draw(); });
-draw();
-nicknameForm();
+// Only the language in use is loaded (i18n.js): the page speaks once its table is here.
+const lang = pickLanguage(q.get("lang") || loadSettings().lang);
+loadLanguage(lang).then(() => {
+  setLanguage(lang);
+  localize();
+  for (const option of variantPick.options) option.textContent = familyName(option.value);
+  variantPick.addEventListener("change", draw);
+  document.getElementById("board-daily").addEventListener("click", () => { weekly = false; draw(); });
+  document.getElementById("board-weekly").addEventListener("click", () => { weekly = true; draw(); });
+  draw();
+  nicknameForm();
+});

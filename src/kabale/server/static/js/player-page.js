@@ -2,7 +2,7 @@
 // another device, and deleting everything of theirs (POST /api/player/...). Under `kabale
 // play` there is one local player and nothing to do here.
 
-import { localize, number, pickLanguage, setLanguage, t } from "./i18n.js";
+import { loadLanguage, localize, number, pickLanguage, setLanguage, t } from "./i18n.js";
 import { loadSettings, saveSettings } from "./settings.js";
 
 const $ = (id) => document.getElementById(id);
@@ -53,6 +53,10 @@ $("me-delete").addEventListener("click", async () => {
   }
 });
 
-setLanguage(pickLanguage(new URLSearchParams(location.search).get("lang") || loadSettings().lang));
-localize();
-show();
+// Only the language in use is loaded (i18n.js): the page speaks once its table is here.
+const lang = pickLanguage(new URLSearchParams(location.search).get("lang") || loadSettings().lang);
+loadLanguage(lang).then(() => {
+  setLanguage(lang);
+  localize();
+  show();
+});

@@ -357,7 +357,7 @@ export default {
   "coach.sure": "Sikker? {move} ligner en {grade}: {best} beholder {value} af de verdener, der passer med det, du har set, {move} {chosen}.",
   "btn.play_anyway": "Spil det alligevel",
   "grades.title": "Hvordan hvert træk blev valgt",
-  "grades.thinking": "Bedømmer trækkene: {done} af {total} stillinger…",
+  "grades.thinking": "Bedømmer trækkene: {done} af {total}…",
   "grades.failed": "Trækkene kunne ikke bedømmes: {error}",
   "grades.summary": "Præcision {accuracy} af 100. Held med de vendte kort: {luck}; chance givet væk ved valg: {given}.",
   "grades.counts": "{best} bedste, {good} gode, {inaccuracy} unøjagtigheder, {mistake} fejl, {blunder} bommerter, {forced} uden reelt valg.",

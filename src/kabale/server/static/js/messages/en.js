@@ -356,7 +356,7 @@ export default {
   "coach.sure": "Sure? {move} looks like a {grade}: {best} keeps {value} of the worlds that fit what you have seen, {move} {chosen}.",
   "btn.play_anyway": "Play it anyway",
   "grades.title": "How each move was chosen",
-  "grades.thinking": "Grading the moves: {done} of {total} positions…",
+  "grades.thinking": "Grading the moves: {done} of {total}…",
   "grades.failed": "The moves could not be graded: {error}",
   "grades.summary": "Accuracy {accuracy} of 100. Luck of the cards turned up: {luck}; chance given away by choices: {given}.",
   "grades.counts": "{best} best, {good} good, {inaccuracy} inaccuracies, {mistake} mistakes, {blunder} blunders, {forced} with no real choice.",

@@ -357,7 +357,7 @@ export default {
   "coach.sure": "Sikker? {move} ser ut som en {grade}: {best} beholder {value} av verdenene som passer med det du har sett, {move} {chosen}.",
   "btn.play_anyway": "Spill det likevel",
   "grades.title": "Hvordan hvert trekk ble valgt",
-  "grades.thinking": "Vurderer trekkene: {done} av {total} stillinger…",
+  "grades.thinking": "Vurderer trekkene: {done} av {total}…",
   "grades.failed": "Trekkene kunne ikke vurderes: {error}",
   "grades.summary": "Presisjon {accuracy} av 100. Flaks med kortene som ble snudd: {luck}; sjanse gitt bort ved valg: {given}.",
   "grades.counts": "{best} beste, {good} gode, {inaccuracy} unøyaktigheter, {mistake} feil, {blunder} tabber, {forced} uten reelt valg.",
