@@ -11,6 +11,7 @@ import json
 import re
 import subprocess
 import sys
+import textwrap
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
@@ -196,3 +197,29 @@ def test_play_text_keeps_a_random_deal_secret_even_in_a_lost_position(
     headers = [line for line in lines if re.search(r"\bmoves \d+\b", line)]
     assert all(h.startswith("klondike:passes=1#? (secret deal)") for h in headers)
     assert headers[-1].endswith("lost") and not any("#12" in line for line in lines)
+
+
+def test_ctrl_c_while_kabale_is_still_being_imported_is_one_line_and_130() -> None:
+    """The command's entry point (kabale._entry, the console script's and ``python -m
+    kabale``'s) takes Ctrl-C from the moment it runs: an interrupt while kabale.cli and the
+    rules are still being imported (the first ~50 ms, where it used to print Python's
+    traceback) is one line and status 130. Here the interrupt arrives exactly then."""
+    code = textwrap.dedent("""
+        import importlib.abc, os, signal, sys
+
+        class InterruptTheImport(importlib.abc.MetaPathFinder):
+            def find_spec(self, name, path, target=None):
+                if name == "kabale.cli":
+                    os.kill(os.getpid(), signal.SIGINT)
+                return None
+
+        sys.meta_path.insert(0, InterruptTheImport())
+        sys.argv = ["kabale", "solve", "klondike"]
+        from kabale._entry import main
+        sys.exit(main())
+    """)
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=60)
+    assert result.returncode == 130, result.stderr
+    assert result.stderr == "kabale solve: stopped by Ctrl-C while starting; nothing was done\n"
+    assert result.stdout == ""
