@@ -3,10 +3,16 @@ port (the Host rule of DESIGN.md §3c), declaring JSON on every request (the POS
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any, TypeVar
 
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
+
+T = TypeVar("T")
 
 #: The port the in-process client says it talks to (no socket is opened).
 PORT = 8765
@@ -51,3 +57,11 @@ def player_for(app: Starlette, client: TestClient) -> str:
     player = player_of_token(app.state.games.store, client.cookies[COOKIE])
     assert player is not None
     return player
+
+
+def run_async(coroutine: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(coroutine)`` on a thread of its own: once the browser tests have run,
+    Playwright's sync API keeps an event loop running on the main thread for the rest of the
+    session, and asyncio.run refuses to start there."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()

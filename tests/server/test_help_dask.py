@@ -18,6 +18,7 @@ import cloudpickle
 import dask
 import pytest
 from distributed import LocalCluster
+from local import run_async
 
 from kabale import Game
 from kabale.advisor import hint as advisor_hint
@@ -91,7 +92,7 @@ def test_jobs_run_on_the_workers_and_a_hint_is_the_local_one(scheduler: str) -> 
             await advisor.aclose()
         assert got == advisor_hint(game, effort_for(game.variant, "quick"), position_seed(game))
 
-    asyncio.run(main())
+    run_async(main())
 
 
 def test_a_cancelled_job_stops_and_its_worker_is_freed(scheduler: str, tmp_path: Path) -> None:
@@ -120,7 +121,7 @@ def test_a_cancelled_job_stops_and_its_worker_is_freed(scheduler: str, tmp_path:
         finally:
             await jobs.aclose()
 
-    asyncio.run(main())
+    run_async(main())
 
 
 def test_a_killed_workers_job_is_run_again_once_then_reported(scheduler: str,
@@ -149,4 +150,4 @@ def test_a_killed_workers_job_is_run_again_once_then_reported(scheduler: str,
         finally:
             await jobs.aclose()
 
-    asyncio.run(main())
+    run_async(main())

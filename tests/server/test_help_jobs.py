@@ -12,13 +12,13 @@ import socket
 import subprocess
 import sys
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
-from local import PORT, local_client
+from local import PORT, local_client, run_async
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
@@ -321,10 +321,7 @@ def test_a_scheduler_that_cannot_be_reached_is_busy_not_a_crash() -> None:
         await jobs.aclose()
 
     try:
-        # on a thread of its own: after the browser tests, Playwright's sync API keeps an
-        # event loop running on the main thread, where asyncio.run refuses to start
-        with ThreadPoolExecutor(1) as thread:
-            thread.submit(asyncio.run, ask()).result()
+        run_async(ask())
     finally:
         port.close()
 
