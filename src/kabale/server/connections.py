@@ -18,8 +18,12 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 #: the most seconds a request may take to arrive (head and body)
 REQUEST_SECONDS = 10.0
-#: the most seconds an idle connection stays open after an answer (uvicorn's keep-alive)
-KEEP_ALIVE_SECONDS = 5
+#: the most seconds an idle connection stays open after an answer (uvicorn's keep-alive).
+#: Longer than a player's pause between moves and than a proxy's keep-alive to its upstream
+#: (nginx: 60 s): a server that closes an idle connection just as the client sends on it
+#: makes that request fail (at 5 s, 3 of 10,889 moves of bench/site_load.py's players, who
+#: move every 2-5 s, were reset). An idle connection costs one socket for at most this long.
+KEEP_ALIVE_SECONDS = 65
 #: the biggest request head h11 buffers (bytes); a bigger one is answered 400
 MAX_HEAD = 16 * 1024
 
