@@ -36,12 +36,17 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+#: every server this probe started: killed at the end, however the probe ends
+STARTED: list[subprocess.Popen[bytes]] = []
+
+
 def start(db: Path) -> tuple[subprocess.Popen[bytes], httpx.Client | None]:
     """A server on ``db``; its client once it answers, or None when it stopped (refused)."""
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "kabale", "play", "--no-browser", "--port",
                              str(port), "--db", str(db), "--effort", "quick"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    STARTED.append(proc)
     client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30.0,
                           headers={"Origin": f"http://127.0.0.1:{port}"})
     for _ in range(300):
@@ -139,4 +144,9 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    finally:
+        for server in STARTED:  # no server outlives the probe, whatever stopped it
+            server.kill()
+            server.wait()
