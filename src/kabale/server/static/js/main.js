@@ -2,16 +2,18 @@
 // through a queue so moves are applied in order, one round trip each.
 
 import { api } from "./api.js";
+import { safeMove } from "./automove.js";
+import { coachAgrees } from "./coach.js";
 import { ask } from "./dialogs.js";
 import { bestTarget, enableDrag } from "./drag.js";
 import { createEnding } from "./ending.js";
 import { bubble, hideBubble, say, toast } from "./feedback.js";
 import { createHelp } from "./help.js";
 import { dealWords, hud, tick } from "./hud.js";
-import { language, loadLanguage, percent, pickLanguage, setLanguage, t } from "./i18n.js";
+import { language, loadLanguage, pickLanguage, setLanguage, t } from "./i18n.js";
 import { enableKeyboard, focusEl } from "./keyboard.js";
 import { bestMove, familyOf, findMove, moveByText, parseMove } from "./moves.js";
-import { announceMove, familyName, KLONDIKE_SUITS, liftedWords, variantName } from "./names.js";
+import { announceMove, familyName, liftedWords, variantName } from "./names.js";
 import { createNewGame } from "./newgame.js";
 import { explain } from "./reasons.js";
 import { createReview } from "./review.js";
@@ -155,43 +157,6 @@ function playDecided(decide, anchor = null, auto = false) {
       return false;
     }
   });
-}
-
-/** Coach mode: the move's grade from what the player has seen; before a mistake or worse,
- *  "sure?" with the reason. True: play it. A coach that cannot answer lets the move be. */
-async function coachAgrees(before, text) {
-  let got;
-  try {
-    got = (await api.coach(before.id, text)).coach;
-  } catch (err) {
-    return true;
-  }
-  if (got.grade !== "mistake" && got.grade !== "blunder") return true;
-  return ask(t("coach.sure", { move: got.move, grade: t(`grades.name.${got.grade}`), best: got.best,
-    value: percent(got.best_value), chosen: percent(got.chosen_value) }),
-  [[t("btn.play_anyway"), true], [t("btn.cancel"), false]]);
-}
-
-/** Klondike's optional auto-move: a card that no other card could ever need to sit on it
- *  goes to its foundation (an ace or a two; else a card of rank r once both foundations of the
- *  other colour reach r - 1). Only after the player's own moves, so an undo is not undone. */
-function safeMove(body) {
-  const obs = body.observation;
-  if (body.status !== "playing" || familyOf(obs.variant) !== "klondike") return null;
-  const rank = (code) => "A23456789TJQK".indexOf(code[0]) + 1;
-  const red = (suit) => suit === "H" || suit === "D";
-  const homes = obs.foundations.map((pile, i) => ({ suit: KLONDIKE_SUITS[i % 4],
-    top: pile.length ? rank(pile[pile.length - 1]) : 0 }));
-  const safe = (code) => rank(code) <= 2 || homes.every((f) => red(f.suit) === red(code[1])
-    || f.top >= rank(code) - 1);
-  const tops = [["w", obs.waste[obs.waste.length - 1]],
-    ...obs.columns.map((col, c) => [String(c + 1), col[col.length - 1]])];
-  for (const [source, code] of tops) {
-    if (!code || code === "??" || !safe(code)) continue;
-    const m = findMove(body, source, 1, "f");
-    if (m) return m.text;
-  }
-  return null;
 }
 
 /** A move typed in notation: played when legal, else explained in words. */
