@@ -128,7 +128,7 @@ def knowledge(game: Game, stock_known: bool = False) -> Knowledge:
     places = rules.deal_places()
     index = {place: i for i, place in enumerate(places)}
     start = game.initial_state
-    open_table = variant.family == "klondike" and bool(variant["open"])
+    open_table = variant.shows_every_card
     deal: list[Card | None] = [None] * len(places)
     for c, pile in enumerate(start.columns):
         for i in range(0 if open_table else start.down[c], len(pile)):

@@ -32,7 +32,7 @@ def observation(variant: Variant, deal_id: str | None, deal_hash: str, state: St
     """The JSON-safe observation of ``state`` (schema: docs/api.md, "The observation");
     ``deal_id`` is None while the deal is secret, ``deal_hash`` the sha256 of the true deal
     id."""
-    open_table = variant.family == "klondike" and bool(variant["open"])
+    open_table = variant.shows_every_card
     columns = []
     for pile, down in zip(state.columns, state.down, strict=True):
         shown = [str(card) for card in pile]
