@@ -231,3 +231,94 @@ def test_kill_9_mid_burst_keeps_every_acknowledged_move(kind: str, tmp_path: Pat
             assert stored["observation"] == seen[-1]
     finally:
         stop(again)
+
+
+def start_worker(db: str, limits: str) -> tuple[subprocess.Popen[str], int]:
+    """One web worker of `kabale serve` (the app each of its --workers N runs,
+    serve.worker_app) on a port of its own: two of them are the two server processes of
+    `kabale serve --workers 2` on one SQLite file, each reachable by itself."""
+    from dataclasses import asdict
+
+    from liveserver import free_port
+
+    from kabale.server.serve import _HANDOVER, Settings, parse_limits
+
+    config = Settings(db=db, advice_workers=1, limits=parse_limits(limits),
+                      allowed_hosts=["127.0.0.1", "localhost"])
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "--factory", "kabale.server.serve:worker_app",
+         "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
+         "--lifespan", "off"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, text=True,
+        env={**os.environ, _HANDOVER: json.dumps(asdict(config))}, start_new_session=True)
+    return proc, port
+
+
+def alternate(ports: list[int], times: int, method: str, path: str,
+              body: Any = None, cookie: str | None = None
+              ) -> tuple[list[int], list[str | None], float]:
+    """``times`` requests sent in turn to each server of ``ports``, each on a new
+    connection: their statuses, the cookies they set, and the seconds they took."""
+    codes, cookies = [], []
+    start = time.monotonic()
+    for turn in range(times):
+        status, _, set_cookie = call(ports[turn % len(ports)], method, path, body, cookie,
+                                     tries=600)
+        codes.append(status)
+        cookies.append(set_cookie.split(";")[0] if set_cookie else None)
+    return codes, cookies, time.monotonic() - start
+
+
+def granted_within(codes: list[int], limit: int, per_minute: int, seconds: float) -> bool:
+    """Were ``limit`` requests of ``codes`` let through (not 429), the rest refused? One
+    more for each refill the requests' time allowed (60 / per_minute s apart), should the
+    machine have been that slow."""
+    passed = sum(code != 429 for code in codes)
+    return 429 not in codes[:limit] and limit <= passed <= limit + int(seconds * per_minute / 60)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_the_rate_limits_hold_across_two_server_processes(
+        kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    """New games (the address's limit), moves and help (a player's limit) sent in turn to
+    two server processes on one database are counted together: each limit lets through
+    what it allows once, not once per process (which would let every request below
+    through), and the rest are refused with 429 and Retry-After, by either process."""
+    limits = "games=1,moves=3,help=2,per_address=3"
+    if kind == "sqlite":
+        db = str(tmp_path / "site.db")
+        servers = [start_worker(db, limits) for _ in range(2)]
+    else:
+        url = request.getfixturevalue("postgres_url")
+        servers = [start_serve(url, "--limits", limits) for _ in range(2)]
+    ports = [port for _, port in servers]
+    try:
+        # games: 1 a minute per player, 3 per address; these come without a cookie
+        codes, cookies, seconds = alternate(ports, 6, "POST", "/api/games",
+                                            {"variant": "klondike", "seed": 5})
+        assert granted_within(codes, 3, 3, seconds), codes
+        assert set(codes) == {201, 429}
+        cookie = cookies[0]
+        assert cookie
+        # moves: 3 a minute for the player (an undo, of a game that is not there: 404)
+        assert call(ports[1], "GET", "/api/games/none", cookie=cookie)[0] == 404
+        codes, _, seconds = alternate(ports, 6, "POST", "/api/games/none/undo", cookie=cookie)
+        assert granted_within(codes, 3, 3, seconds), codes
+        # help: 2 a minute (asked of a game that is not there: 404, yet help asked)
+        codes, _, seconds = alternate(ports, 5, "GET", "/api/games/none/chance",
+                                      cookie=cookie)
+        assert granted_within(codes, 2, 2, seconds), codes
+        for port in ports:  # each process refuses, and says when to come back
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            conn.request("POST", "/api/games/none/undo", "{}",
+                         {"Content-Type": "application/json", "Cookie": cookie})
+            res = conn.getresponse()
+            refusal = json.loads(res.read())
+            conn.close()
+            assert res.status == 429 and "too many requests" in refusal["error"]
+            assert 1 <= int(res.getheader("retry-after") or 0) <= 20
+    finally:
+        for proc, _ in servers:
+            stop(proc)

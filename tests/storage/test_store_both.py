@@ -17,6 +17,7 @@ from kabale.storage.db import (
     NewerSchemaError,
     StaleGameError,
 )
+from kabale.storage.limits import bucket_name, forget_full, take
 from kabale.storage.players import (
     TransferCodeError,
     delete_player,
@@ -150,7 +151,8 @@ def test_the_schema_version_is_kept_and_a_newer_one_refused(opener: Opener,
             conn.execute("PRAGMA user_version=7")
     else:
         with store._tx() as conn:
-            assert conn.execute("SELECT version FROM kabale_schema").fetchone()[0] == 3
+            assert conn.execute("SELECT version FROM kabale_schema").fetchone()[0] == \
+                SCHEMA_VERSION
             conn.execute("UPDATE kabale_schema SET version=7")
     with pytest.raises(NewerSchemaError, match="schema version 7, newer than this kabale"):
         opener()
@@ -203,3 +205,60 @@ def test_an_unreachable_postgresql_is_named_without_its_password() -> None:
         PgStore(f"postgresql://kabale:hunter2@127.0.0.1:{port}/site")
     assert f"cannot open game database postgresql://127.0.0.1:{port}/site: " in str(error.value)
     assert "hunter2" not in str(error.value) and "\n" not in str(error.value)
+
+
+def test_a_rate_limit_bucket_is_shared_by_every_process(opener: Opener) -> None:
+    """Two stores (two server processes) take from one bucket of 3 a minute: 3 requests at
+    once pass whichever process takes them, the 4th waits the 20 s until one is back; a
+    refused request takes nothing, and a bucket of no limit never refuses."""
+    one, two = opener(), opener()
+    now = 1_000_000.0
+    assert [take(store, [("b", 3)], now) for store in (one, two, one)] == [0.0, 0.0, 0.0]
+    assert take(two, [("b", 3)], now) == pytest.approx(20.0)
+    assert take(one, [("b", 3)], now + 5) == pytest.approx(15.0)  # the refusal took nothing
+    assert take(two, [("b", 3)], now + 20) == 0.0
+    assert take(one, [("b", 3), ("other", 100)], now + 20) == pytest.approx(20.0)
+    assert take(one, [("other", 100), ("free", 0)], now + 20) == 0.0  # 'other' was taken from
+    assert take(two, [("b", 3)], now + 1000) == 0.0  # full again long after
+    assert forget_full(one, now + 1000) == 1  # only 'other' was full again: 'b' just taken
+    assert forget_full(two, now + 2000) == 1
+
+
+def test_racing_processes_never_take_more_than_the_bucket_holds(opener: Opener) -> None:
+    """Eight threads over two stores take from one bucket of 10 at the same moment, 40
+    times in all: exactly 10 pass (the database orders the takes)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    stores = [opener(), opener()]
+    name = bucket_name(b"k" * 32, "moves", "p:token")
+    with ThreadPoolExecutor(8) as pool:
+        waits = list(pool.map(lambda i: take(stores[i % 2], [(name, 10)], 5_000.0), range(40)))
+    assert sum(wait == 0.0 for wait in waits) == 10
+    assert all(wait == pytest.approx(6.0) for wait in waits if wait)
+
+
+def test_a_schema_3_database_is_upgraded_to_4_with_its_games(opener: Opener,
+                                                            tmp_path: Path) -> None:
+    """A database as kabale of schema 3 left it (no rate_limits) is upgraded on opening:
+    its games are kept and the limits work."""
+    store = opener()
+    store.add("g", kabale.Game.new("klondike", seed=3), player="p-a")
+    if type(store) is GameStore:
+        import sqlite3
+
+        store.close()
+        with sqlite3.connect(tmp_path / "k.db") as conn:
+            conn.execute("DROP TABLE rate_limits")
+            conn.execute("PRAGMA user_version=3")
+    else:
+        with store._tx() as conn:
+            conn.execute("DROP TABLE rate_limits")
+            conn.execute("UPDATE kabale_schema SET version=3")
+    again = opener()
+    assert again.load("g", player="p-a").game.deal_id == "klondike#3"
+    assert take(again, [("b", 1)], 10.0) == 0.0
+    assert take(again, [("b", 1)], 10.0) == pytest.approx(60.0)
+    with again._reading() as conn:
+        version = (conn.execute("PRAGMA user_version") if type(again) is GameStore
+                   else conn.execute("SELECT version FROM kabale_schema")).fetchone()[0]
+    assert version == SCHEMA_VERSION == 4

@@ -21,7 +21,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kabale.server.guard import _answer
 from kabale.storage.db import LOCAL_PLAYER, GameStore, StorageError
-from kabale.storage.players import delete_player, digest, new_player, player_of_token
+from kabale.storage.limits import bucket_name, forget_full, take
+from kabale.storage.players import delete_player, new_player, player_of_token
+from kabale.storage.secret import server_secret
 
 COOKIE = "kabale_player"
 #: how long the browser keeps the cookie (browsers cap it at 400 days)
@@ -181,8 +183,9 @@ def kind_of(method: str, path: str) -> str | None:
 
 
 class Buckets:
-    """Token buckets: ``rate`` per minute each, as many at once; in this process (each web
-    worker keeps its own, so N workers allow up to N times the rate: see docs/deploy.md)."""
+    """Token buckets in this process's memory: ``rate`` per minute each, as many at once.
+    Only the fallback of :class:`RateLimits` while the database cannot be used: then each
+    web worker counts alone, and N workers allow up to N times the rate."""
 
     def __init__(self) -> None:
         self._buckets: dict[tuple[str, str], tuple[float, float]] = {}
@@ -201,16 +204,24 @@ class Buckets:
         return 0.0
 
 
+#: how often each process deletes the buckets that are full again (seconds)
+SWEEP_SECONDS = 60.0
+
+
 class RateLimits:
     """ASGI middleware (outside Players, so that a refused request makes no player): 429
-    with Retry-After when the request's player (known by their token's digest, without
-    asking the database) or address has used its limit (Site.limits) for that kind of
-    request."""
+    with Retry-After when the request's player (known by their token, without asking the
+    database who they are) or address has used its limit (Site.limits) for that kind of
+    request. The buckets are rows of the game database (storage.limits), so every web
+    worker and every server on the database counts together; while the database cannot be
+    used, this process counts alone (:class:`Buckets`)."""
 
     def __init__(self, app: ASGIApp, site: Site | None = None) -> None:
         self.app = app
         self.site = site
         self.buckets = Buckets()
+        self._secret: bytes | None = None
+        self._swept = 0.0
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or self.site is None:
@@ -218,20 +229,40 @@ class RateLimits:
             return
         kind = kind_of(scope["method"], scope["path"])
         rate = getattr(self.site.limits, kind) if kind else 0
-        if rate:
-            now = time.monotonic()
+        if kind and rate:
             client = scope.get("client")
             address = client[0] if client else "?"
             token = token_of(Headers(scope=scope))
-            player = digest(token)[:32] if token else ""
-            wait = max(self.buckets.take((kind or "", "a:" + address),
-                                         rate * self.site.limits.per_address, now),
-                       self.buckets.take((kind or "", "p:" + player), rate, now)
-                       if player else 0.0)
+            wanted = [("a:" + address, rate * self.site.limits.per_address)]
+            if token:
+                wanted.append(("p:" + token, rate))
+            wait = await self._take(scope["app"].state.games.store, kind, wanted)
             if wait > 0:
-                seconds = math.ceil(wait)
+                seconds = max(1, math.ceil(wait))
                 await _answer(send, 429, f"too many requests of this kind ({kind}); try again "
                               f"in {seconds} s", [(b"retry-after", str(seconds).encode())],
                               guarded=True)
                 return
         await self.app(scope, receive, send)
+
+    async def _take(self, store: GameStore, kind: str, wanted: list[tuple[str, int]]
+                    ) -> float:
+        """Take one request of ``kind`` from each bucket of ``wanted`` (who, rate); the
+        seconds to wait (0: granted). Off the event loop for a remote store."""
+
+        def shared() -> float:
+            if self._secret is None:
+                self._secret = server_secret(store, "limits")
+            now = time.time()
+            if now - self._swept >= SWEEP_SECONDS:
+                self._swept = now
+                forget_full(store, now)
+            return take(store, [(bucket_name(self._secret, kind, who), per_minute)
+                                for who, per_minute in wanted], now)
+
+        try:
+            return await run_in_threadpool(shared) if store.remote else shared()
+        except StorageError:
+            now = time.monotonic()
+            return max(self.buckets.take((kind, who), per_minute, now)
+                       for who, per_minute in wanted)

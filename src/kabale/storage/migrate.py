@@ -17,6 +17,8 @@ Versions:
    (only the SHA-256 of a player's token), ``transfer_codes`` (only their SHA-256) and
    ``shown_daily`` (the daily deals whose cards a player has seen, per player; the older
    server-wide ``daily_shown`` rows go to the local player).
+4. ``rate_limits``: the rate limits' buckets (storage.limits), shared by every server process
+   of the database.
 """
 
 from __future__ import annotations
@@ -26,12 +28,13 @@ import time
 from collections.abc import Callable
 
 from kabale.core.errors import KabaleError
+from kabale.storage.limits import LIMITS_TABLE
 
 __all__ = ["upgrade", "PLAYER_TABLES"]
 
 #: the schema this kabale writes; a file of an older one is upgraded on opening (storage
 #: .migrate), a file of a newer one refused (another kabale made it)
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 #: the player of `kabale play`: one person at one machine, every game theirs
 LOCAL_PLAYER = "local"
 
@@ -119,8 +122,14 @@ def _to_3(conn: sqlite3.Connection) -> None:
                      " SELECT ?, variant, day, shown FROM daily_shown", (LOCAL_PLAYER,))
 
 
+def _to_4(conn: sqlite3.Connection) -> None:
+    """The rate limits' table (storage.limits), empty: every bucket starts full."""
+    conn.execute(LIMITS_TABLE)
+
+
 #: STEPS[v] takes a file of version v (0: new or unversioned) to the next one
-STEPS: dict[int, Callable[[sqlite3.Connection], None]] = {0: _to_2, 1: _to_2, 2: _to_3}
+STEPS: dict[int, Callable[[sqlite3.Connection], None]] = {0: _to_2, 1: _to_2, 2: _to_3,
+                                                           3: _to_4}
 
 
 def _version(conn: sqlite3.Connection) -> int:

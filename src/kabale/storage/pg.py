@@ -25,6 +25,7 @@ from urllib.parse import urlsplit
 
 from kabale.core.errors import KabaleError
 from kabale.storage.db import GameStore, StorageError
+from kabale.storage.limits import LIMITS_TABLE
 from kabale.storage.migrate import (
     _SCHEMA,
     LOCAL_PLAYER,
@@ -166,7 +167,8 @@ class PgStore(GameStore):
             refuse_newer(version, str(self.path))
             if version == SCHEMA_VERSION:
                 return
-            # PostgreSQL came with schema 3: every older step is in this one.
+            # PostgreSQL came with schema 3: every older step is in this one, and each
+            # statement is one that an older database may already have done (IF NOT EXISTS).
             for statement in _SCHEMA.split(";"):
                 if statement.strip():
                     conn.execute(pg_schema(statement))
@@ -182,6 +184,7 @@ class PgStore(GameStore):
                 conn.execute(pg_schema(statement))
             conn.execute(pg_schema("CREATE TABLE IF NOT EXISTS secrets (name TEXT PRIMARY KEY,"
                                    " value BLOB NOT NULL, created REAL NOT NULL)"))
+            conn.execute(pg_schema(LIMITS_TABLE))  # schema 4
             conn.execute("INSERT OR IGNORE INTO players (id, created, seen) VALUES"
                          " (?, extract(epoch from now()), extract(epoch from now()))",
                          (LOCAL_PLAYER,))
