@@ -99,3 +99,54 @@ def test_a_replay_replays_no_moves(app: Starlette, client: TestClient,
     for _ in range(250):
         again.play("d")
     assert fresh["observation"] == {**again.observe(), "deal_id": "klondike#1"}
+
+
+def test_a_remote_stores_writes_are_made_off_the_event_loop(
+        app: Starlette, client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a remote store (PostgreSQL) a new game, a move, undo, redo, the deal's number
+    revealed and giving up write from a thread; SQLite's stay on the loop (cheaper)."""
+    store: GameStore = app.state.games.store
+    monkeypatch.setattr(store, "remote", True)
+    writes = {name: _spy(monkeypatch, store, name) for name in ("add", "save",
+                                                                 "mark_assisted")}
+    game = client.post("/api/games", json={"variant": "klondike"}).json()
+    url = f"/api/games/{game['id']}"
+    for path, body in (("/moves", {"move": "d"}), ("/undo", None), ("/redo", None),
+                       ("/reveal", None), ("/resign", None)):
+        assert client.post(url + path, json=body).status_code == 200, path
+    assert [len(calls) for calls in writes.values()] == [1, 5, 1]
+    assert _loop_thread(client) not in sum(writes.values(), [])
+
+
+def test_a_move_waiting_on_a_remote_write_holds_up_nobody(
+        app: Starlette, client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """While a move's write to a remote store waits, the server answers other requests;
+    a second move of the same game waits for the first one's write and starts from it (no
+    409, both kept)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    store: GameStore = app.state.games.store
+    monkeypatch.setattr(store, "remote", True)
+    game = client.post("/api/games", json={"variant": "klondike", "seed": 3}).json()
+    url = f"/api/games/{game['id']}"
+    entered, release, written = threading.Event(), threading.Event(), []
+    real = store.save
+
+    def slow_save(*args: Any, **kwargs: Any) -> int:
+        entered.set()
+        release.wait(10)
+        written.append(args[0])
+        rev: int = real(*args, **kwargs)
+        return rev
+
+    monkeypatch.setattr(store, "save", slow_save)
+    with ThreadPoolExecutor(2) as pool:
+        first = pool.submit(client.post, url + "/moves", json={"move": "d"})
+        assert entered.wait(30)
+        second = pool.submit(client.post, url + "/moves", json={"move": "d"})
+        assert client.get("/api/variants").status_code == 200
+        assert written == []  # answered while the first write still waited
+        release.set()
+        assert (first.result().status_code, second.result().status_code) == (200, 200)
+    assert client.get(url).json()["observation"]["moves_made"] == 2
+    assert len(written) == 2

@@ -148,8 +148,8 @@ async def create_chosen(request: Request, data: dict[str, Any]) -> Response:
             game = secret_game(variant, seed)
         else:  # every choice false or null: a plain random deal
             game, info = Game.new(variant), DealInfo()
-        entry = service(request).start(game, assisted=assisted, daily=info.daily,
-                                       info=info.to_dict(), player=player_of(request))
+        entry = await service(request).astart(game, assisted=assisted, daily=info.daily,
+                                              info=info.to_dict(), player=player_of(request))
     except StorageError as exc:
         raise ApiError(503, str(exc)) from None
     except KabaleError as exc:
@@ -167,7 +167,7 @@ async def hint(request: Request) -> Response:
     found = await _think(request, _advisor(request).hint(entry.id, entry.game,
                                                                player_key(request)))
     try:
-        entry = service(request).assist(entry.id)
+        entry = await service(request).aassist(entry.id)
     except Exception as exc:
         raise game_error(exc) from None
     return answer(request, entry, hint=found.to_dict())
@@ -188,7 +188,7 @@ async def chance(request: Request) -> Response:
         # The win chance is help too (it says whether a line can still be won): a game it
         # was asked in has no place on the daily leaderboards (storage.leaderboard).
         try:
-            entry = service(request).assist(entry.id)
+            entry = await service(request).aassist(entry.id)
         except Exception as exc:
             raise game_error(exc) from None
     return JSONResponse({"id": entry.id, "moves_made": entry.game.moves_made,
@@ -212,12 +212,12 @@ async def bot(request: Request) -> Response:
         advisor.release(entry.id)
     games = service(request)
     try:
-        entry = games.assist(entry.id)
+        entry = await games.aassist(entry.id)
         if move is None:
             return answer(request, entry, bot={"move": None})
         if entry.game.history != history or entry.status != "playing":
             raise ApiError(409, "the game changed while the bot was thinking; ask again")
-        entry, played = games.play(entry.id, move)
+        entry, played = await games.aplay(entry.id, move, history)
     except ApiError:
         raise
     except Exception as exc:
@@ -300,8 +300,9 @@ async def replay(request: Request) -> Response:
     fresh = entry.game.opening(at)  # its positions are kept: replaying them took 0.7 s
     fresh.reveal()
     try:
-        new = service(request).start(fresh, assisted=True, player=entry.player,
-                                     info={**entry.info, "replay_of": entry.id, "from": at})
+        new = await service(request).astart(fresh, assisted=True, player=entry.player,
+                                            info={**entry.info, "replay_of": entry.id,
+                                                  "from": at})
     except StorageError as exc:
         raise ApiError(503, str(exc)) from None
     return answer(request, new, status=201)

@@ -95,7 +95,7 @@ async def create_game(request: Request) -> Response:
         raise ApiError(400, "deal_id must be a string like 'klondike#7', given without variant"
                             " or seed")
     try:
-        entry = service(request).create(variant, seed, deal_id, player_of(request))
+        entry = await service(request).acreate(variant, seed, deal_id, player_of(request))
     except StorageError as exc:
         raise ApiError(503, str(exc)) from None
     except KabaleError as exc:
@@ -119,7 +119,7 @@ async def play_move(request: Request) -> Response:
         raise ApiError(422, f"body must be {{\"move\": \"<notation>\"}}, e.g. \"3>7\" or \"d\";"
                             f" got move={text!r}")
     try:
-        entry, move = service(request).play(request.path_params["game_id"], text)
+        entry, move = await service(request).aplay(request.path_params["game_id"], text)
     except Exception as exc:
         raise game_error(exc) from None
     return answer(request, entry, move)
@@ -133,7 +133,7 @@ async def _undo_redo(request: Request, redo: bool) -> Response:
         entry = games.get(game_id)
         if entry.status == "playing" and not (entry.game.can_redo if redo else entry.game.can_undo):
             raise ApiError(409, f"nothing to {'redo' if redo else 'undo'}")
-        entry, move = games.redo(game_id) if redo else games.undo(game_id)
+        entry, move = await (games.aredo(game_id) if redo else games.aundo(game_id))
     except ApiError:
         raise
     except Exception as exc:
@@ -153,7 +153,7 @@ async def reveal(request: Request) -> Response:
     """Show the deal id from now on (to share a link to the deal); recorded on the game."""
     await read_json(request)
     try:
-        entry = service(request).reveal(request.path_params["game_id"])
+        entry = await service(request).areveal(request.path_params["game_id"])
     except Exception as exc:
         raise game_error(exc) from None
     return answer(request, entry)
@@ -162,7 +162,7 @@ async def reveal(request: Request) -> Response:
 async def resign(request: Request) -> Response:
     await read_json(request)
     try:
-        entry = service(request).resign(request.path_params["game_id"])
+        entry = await service(request).aresign(request.path_params["game_id"])
     except Exception as exc:
         raise game_error(exc) from None
     return answer(request, entry)

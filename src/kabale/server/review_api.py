@@ -172,7 +172,7 @@ async def coach(request: Request) -> Response:
     found = await _think(request, advisor.run(grade_move, game, move, advisor.level(game),
                                               position_seed(game)))
     try:
-        service(request).assist(entry.id)
+        await service(request).aassist(entry.id)
     except Exception as exc:
         raise game_error(exc) from None
     return JSONResponse({"id": entry.id, "coach": found.to_dict()})
