@@ -112,3 +112,37 @@ def test_the_page_is_served_with_its_words_in_three_languages(tmp_path: Path) ->
         text = (static / f"{lang}.js").read_text(encoding="utf-8")
         assert '"board.rule"' in text and '"board.anonymous"' in text
     assert "Undo is allowed and not counted" in (static / "en.js").read_text(encoding="utf-8")
+
+
+def test_a_player_ranks_only_a_daily_game_no_other_game_of_theirs_showed(
+        tmp_path: Path) -> None:
+    """Today's daily deal, one player: a game of it started after another of theirs was
+    given up (its number shown) or played at all (its cards partly seen) starts helped; a
+    game that wins after another of the deal was played meanwhile counts as helped too.
+    Games never played (a second tap on the button) take nothing from the first."""
+    app = hosted(tmp_path)
+    today = utc_today().isoformat()
+    store = app.state.games.store
+    with browser(app) as ann, browser(app) as bob:
+        first = ann.post("/api/games", json={"variant": "klondike", "daily": True}).json()
+        untouched = ann.post("/api/games", json={"variant": "klondike", "daily": True}).json()
+        assert not first["assisted"] and not untouched["assisted"]
+        move = first["moves"][0]
+        assert ann.post(f"/api/games/{first['id']}/moves", json={"move": move}).status_code \
+            == 200
+        after_play = ann.post("/api/games", json={"variant": "klondike", "daily": True})
+        assert after_play.json()["assisted"] is True  # first showed some of its cards
+        assert ann.post(f"/api/games/{first['id']}/resign").status_code == 200
+        after_resign = ann.post("/api/games", json={"variant": "klondike", "daily": True})
+        assert after_resign.json()["assisted"] is True
+        # bob: two games of the deal at the table; he tries a move in one, wins the other
+        bob.post("/api/games", json={"variant": "klondike"})
+        bob_id = player_of_token(store, bob.cookies[COOKIE])
+        for name in ("kept", "tried"):
+            store.add(f"{name}-{bob_id}", one_move_from_winning(), daily=today, player=bob_id)
+        tried = bob.post(f"/api/games/tried-{bob_id}/moves", json={"move": "1>2"}).json()
+        assert tried["status"] == "playing"  # nothing shown: the game goes on
+        won = bob.post(f"/api/games/kept-{bob_id}/moves", json={"move": "1>f"}).json()
+        assert won["status"] == "won" and won["assisted"] is True
+        assert bob.get("/api/leaderboard?variant=klondike").json()["me"] is None
+        app.state.advisor.close()

@@ -15,6 +15,7 @@ import datetime as dt
 from functools import lru_cache
 from typing import Any
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
@@ -44,8 +45,8 @@ from kabale.server.handling import (
     service,
 )
 from kabale.server.jobs_api import player_key, refusal
-from kabale.storage.db import StorageError
-from kabale.storage.secret import daily_was_shown
+from kabale.storage.db import GameStore, StorageError
+from kabale.storage.secret import daily_played, daily_was_shown
 
 #: the most moves a review's "then" may list
 MAX_THEN = 1000
@@ -138,11 +139,12 @@ async def create_chosen(request: Request, data: dict[str, Any]) -> Response:
             info = await _think(request, advisor.cached(
                 ("daily", str(variant), str(date)), daily_info, variant, date, seed))
             game = secret_game(variant, seed)
-            # A daily deal counts once: after a game of it showed its cards (it ended, or its
-            # number was revealed), a new game of it is played knowing them, whoever plays
-            # it (the players of one server share its deals and statistics).
-            assisted = daily_was_shown(service(request).store, str(variant), date.isoformat(),
-                                       player_of(request))
+            # A daily deal counts once per player: after a game of theirs showed its cards
+            # (it ended, or its number was revealed) or some of them (it was played), a new
+            # game of it is played knowing them. Off the loop for a remote store.
+            deal = (service(request).store, str(variant), date.isoformat(), player_of(request))
+            assisted = (await run_in_threadpool(_daily_seen, *deal) if deal[0].remote
+                        else _daily_seen(*deal))
         elif winnable or grade is not None:
             seed, info = await _think(request, advisor.chosen_deal(variant, grade))
             game = secret_game(variant, seed)
@@ -155,6 +157,12 @@ async def create_chosen(request: Request, data: dict[str, Any]) -> Response:
     except KabaleError as exc:
         raise ApiError(400, str(exc)) from None
     return answer(request, entry, status=201)
+
+
+def _daily_seen(store: GameStore, variant: str, day: str, player: str) -> bool:
+    """Has ``player`` seen cards of that daily deal in another game of theirs?"""
+    return (daily_was_shown(store, variant, day, player)
+            or daily_played(store, variant, day, player))
 
 
 # ------------------------------------------------------------------------- during play

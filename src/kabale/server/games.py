@@ -29,7 +29,7 @@ from kabale.storage.db import (
     StaleGameError,
     StoredGame,
 )
-from kabale.storage.secret import daily_was_shown, mark_daily_shown
+from kabale.storage.secret import daily_played, daily_was_shown, mark_daily_shown
 
 #: Idle gaps longer than this count only this long towards a game's elapsed time (seconds).
 IDLE_CAP = 120.0
@@ -360,14 +360,15 @@ class GameService:
             entry.status = "won"
         yield from self._write(entry)
         if entry.status == "won":
+            deal = (self.store, str(entry.game.variant), entry.daily, entry.player)
             if entry.daily is not None and (
                     entry.daily < utc_today().isoformat()
-                    or (yield daily_was_shown, (self.store, str(entry.game.variant),
-                                                entry.daily, entry.player), {})):
+                    or (yield daily_was_shown, deal, {})
+                    or (yield daily_played, deal, {"besides": entry.id})):
                 # Its day is over, so its number is published (GET /api/daily/past), or
                 # another game of the deal showed the player its cards (it ended, or its
-                # number was revealed, while this one was in play): either way this game
-                # could have been won knowing every card.
+                # number was revealed, while this one was in play), or some of them (it
+                # was played meanwhile): this game could have been won knowing them.
                 yield from self._assist(entry)
             yield from self._shown(entry)
         return entry

@@ -6,9 +6,11 @@ The server plays every move itself, so a win in its database is a win by constru
 
 A board ranks the **wins without help** of one variant's daily deal: no hint, demo (bot),
 win chance, replay, and no number revealed or read after the day (each marks the game
-``assisted``, storage.db). Undo is allowed and not counted: ``moves`` is the length of the
-winning line, ``seconds`` the time played (idle gaps capped, server.games.IDLE_CAP). Each
-player counts once, with their best game: fewest moves, then least time, then earliest.
+``assisted``, storage.db; so is a daily game played after, or beside, another game of the
+deal by the same player that was played or showed its cards: storage.secret). Undo is
+allowed and not counted: ``moves`` is the length of the winning line, ``seconds`` the time
+played (idle gaps capped, server.games.IDLE_CAP). Each player counts once, with their best
+game: fewest moves, then least time, then earliest.
 
 The weekly board (an ISO week, Monday to Sunday) ranks players by days won, then total
 moves, then total time, each day counted by its best game.

@@ -13,6 +13,10 @@ backup, a move to another machine) carries them:
   game must not mark everyone else's as helped. Forgetting the statistics
   (``GameStore.reset_stats``) leaves this table alone, so it cannot wash a shown deal clean.
   (The server-wide ``daily_shown`` of schema 2 went to the local player on upgrading.)
+
+A player's daily game is played on its own only while no other game of theirs of the deal
+has been played (:func:`daily_played`): a game started after one was, or won after one
+was played meanwhile, is assisted, and so off the leaderboards (storage.leaderboard).
 """
 
 from __future__ import annotations
@@ -61,6 +65,19 @@ def mark_daily_shown(store: GameStore, variant: str, day: str,
     with store._tx() as conn:
         conn.execute("INSERT OR IGNORE INTO shown_daily (player, variant, day, shown)"
                      " VALUES (?, ?, ?, ?)", (player, variant, day, time.time()))
+
+
+def daily_played(store: GameStore, variant: str, day: str, player: str = LOCAL_PLAYER,
+                 besides: str = "") -> bool:
+    """Has ``player`` a game of that daily deal, other than game ``besides``, that was ever
+    changed (its revision is past 0: a move, even one taken back, may have turned a card
+    face up)? Such a game showed them cards of the deal, so another game of it is not
+    played on its own; a game only dealt (a second tap on the button) showed nothing."""
+    with store._reading() as conn:
+        row = conn.execute("SELECT 1 FROM games WHERE player=? AND variant=? AND daily=?"
+                           " AND rev>0 AND id<>? LIMIT 1",
+                           (player, variant, day, besides)).fetchone()
+    return row is not None
 
 
 def daily_was_shown(store: GameStore, variant: str, day: str,
