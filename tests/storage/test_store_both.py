@@ -262,3 +262,7 @@ def test_a_schema_3_database_is_upgraded_to_4_with_its_games(opener: Opener,
         version = (conn.execute("PRAGMA user_version") if type(again) is GameStore
                    else conn.execute("SELECT version FROM kabale_schema")).fetchone()[0]
     assert version == SCHEMA_VERSION == 4
+    if type(again) is not GameStore:  # no disk flush for a bucket: a crash only refills them
+        with again._reading() as conn:
+            assert conn.execute("SELECT relpersistence FROM pg_class WHERE"
+                                " relname='rate_limits'").fetchone()[0] == "u"

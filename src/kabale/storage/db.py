@@ -29,7 +29,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from kabale.core.errors import InvalidSaveError, KabaleError, quoted
 from kabale.core.game import Game
@@ -325,16 +325,30 @@ class GameStore:
         if rev is not None:
             sql += " AND rev=?"
             where = (game_id, rev)
+        if self.remote:
+            # One statement, one round trip (a transaction around an UPDATE and a SELECT
+            # would make four); RETURNING is as old as PostgreSQL's ON CONFLICT.
+            with self._reading() as conn:
+                row = conn.execute(sql + " RETURNING rev", (*args, *where)).fetchone()
+                if row is None:
+                    self._not_changed(conn, game_id)
+            return int(row[0])
         with self._tx() as conn:
             cur = conn.execute(sql, (*args, *where))
             if cur.rowcount != 1:
-                row = conn.execute("SELECT rev FROM games WHERE id=?", (game_id,)).fetchone()
-                if row is None:
-                    raise GameNotFoundError(f"no game with id {quoted(game_id)}")
-                raise StaleGameError("the game was changed elsewhere (another window or "
-                                     "device) meanwhile; this change was not made: reload it")
+                self._not_changed(conn, game_id)
             new: int = conn.execute("SELECT rev FROM games WHERE id=?", (game_id,)).fetchone()[0]
         return new
+
+    @staticmethod
+    def _not_changed(conn: Any, game_id: str) -> NoReturn:
+        """Why an UPDATE of one game at one revision changed nothing: GameNotFoundError, or
+        StaleGameError (another process wrote it since)."""
+        row = conn.execute("SELECT rev FROM games WHERE id=?", (game_id,)).fetchone()
+        if row is None:
+            raise GameNotFoundError(f"no game with id {quoted(game_id)}")
+        raise StaleGameError("the game was changed elsewhere (another window or "
+                             "device) meanwhile; this change was not made: reload it")
 
     def owner(self, game_id: str) -> tuple[str, int] | None:
         """The player a game belongs to and its revision; None when there is no such game."""

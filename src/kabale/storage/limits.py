@@ -9,9 +9,11 @@ the moment by which the bucket would be full again. A request at ``now`` is gran
 ``tat - now <= burst`` (``burst`` = (rate - 1) x ``step``, ``step`` = 60 / rate seconds),
 and then moves ``tat`` on by one ``step``; a refused one changes nothing, and waits
 ``tat - now - burst`` seconds. The decision and the change are one ``INSERT ... ON
-CONFLICT DO UPDATE ... RETURNING`` (SQLite 3.35 and PostgreSQL spell it alike), so two
-processes taking from one bucket at once are put in order by the database, and one round
-trip answers for every bucket of a request.
+CONFLICT DO UPDATE``, so two processes taking from one bucket at once are put in order by
+the database: on PostgreSQL with ``RETURNING``, one round trip for every bucket of a
+request; on SQLite (whose ``RETURNING`` is newer than some systems' SQLite) the rows are
+read back in the same transaction. On PostgreSQL the table is UNLOGGED: a bucket is not
+worth a disk flush, and a crash that forgets them only fills them up again.
 
 A bucket is named by an HMAC of what it limits (a player's token, an address) under a secret
 of the database (storage.secret, ``limits``): no address or token is written in clear, and a
@@ -51,7 +53,8 @@ ON CONFLICT (bucket) DO UPDATE SET
            THEN rate_limits.tat + excluded.step
        ELSE excluded.tat END,
  step = excluded.step, burst = excluded.burst
-RETURNING bucket, tat, granted, burst"""
+"""
+_RETURNING = " RETURNING bucket, tat, granted, burst"
 
 
 def bucket_name(secret: bytes, kind: str, who: str) -> str:
@@ -76,8 +79,16 @@ def take(store: GameStore, buckets: Sequence[tuple[str, int]],
         return 0.0
     sql = _TAKE.format(rows=", ".join(["(?, ?, ?, ?, ?)"] * len(rows)))
     args = [value for row in rows for value in row]
-    with store._reading() as conn:  # one statement: atomic on its own
-        answers = conn.execute(sql, args).fetchall()
+    if store.remote:  # one statement, atomic on its own
+        with store._reading() as conn:
+            answers = conn.execute(sql + _RETURNING, args).fetchall()
+    else:
+        with store._tx() as conn:
+            conn.execute(sql, args)
+            marks = ", ".join("?" for _ in rows)
+            answers = conn.execute("SELECT bucket, tat, granted, burst FROM rate_limits"
+                                   f" WHERE bucket IN ({marks})",
+                                   [row[0] for row in rows]).fetchall()
     waits = [float(tat) - now - float(burst) for _, tat, granted, burst in answers
              if not granted]
     return max([0.0, *waits])

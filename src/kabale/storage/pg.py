@@ -184,7 +184,8 @@ class PgStore(GameStore):
                 conn.execute(pg_schema(statement))
             conn.execute(pg_schema("CREATE TABLE IF NOT EXISTS secrets (name TEXT PRIMARY KEY,"
                                    " value BLOB NOT NULL, created REAL NOT NULL)"))
-            conn.execute(pg_schema(LIMITS_TABLE))  # schema 4
+            conn.execute(pg_schema(LIMITS_TABLE).replace("CREATE TABLE",  # schema 4
+                                                         "CREATE UNLOGGED TABLE"))
             conn.execute("INSERT OR IGNORE INTO players (id, created, seen) VALUES"
                          " (?, extract(epoch from now()), extract(epoch from now()))",
                          (LOCAL_PLAYER,))
