@@ -1,14 +1,16 @@
-"""The advisor behind the page: hints, win chance, the bot's moves, post-mortems and the
-search for winnable or graded deals, run off the event loop in worker processes.
+"""The advisor behind the page: hints, win chance, the bot's moves, post-mortems, game
+reviews and the search for winnable or graded deals, run off the event loop in worker
+processes.
 
 Every request is a job (server.jobservice) with an id, a deadline and a priority, run by an
-engine outside the web process: the local worker processes in two lanes (server.jobs;
+engine outside the web process: the local worker processes in three lanes (server.jobs;
 ``play`` for what a player waits for during a game: hints, the win chance, the bot's moves;
 ``heavy`` for the long jobs: post-mortems, searches for chosen deals, grading the daily
-deal), so that one player's post-mortem never holds another's hint, or a Dask scheduler's
-workers. Each job has a budget in positions that fits its kind (the effort level's; a
-post-mortem's solves at most POSTMORTEM_NODES each) and a wall-clock cap (CAP_SECONDS) past
-which it is stopped and the request answered 503 with code "too_long". The job service
+deal; ``review``, niced, for the reviews of finished games), so that one player's
+post-mortem never holds another's hint, or a Dask scheduler's workers. Each job has a
+budget in positions that fits its kind (the effort level's; a post-mortem's solves at most
+POSTMORTEM_NODES each) and a wall-clock cap (CAP_SECONDS) past which it is stopped and the
+request answered 503 with code "too_long". The job service
 bounds the jobs of each lane and of each player (503 "busy", 429 "too_many"), shares a job
 between requests for the same seen position, and cancels the jobs of a position nobody
 waits for any more.

@@ -5,8 +5,9 @@ engine that is not the web process, with limits that keep it fair between player
 Two engines (backends), chosen by one setting (``engine_setting``):
 
 - ``local`` (the default: one machine, nothing to install): the worker processes of
-  :mod:`kabale.server.jobs`, in two lanes (``play`` for what a player waits for during a
-  game, ``heavy`` for the long jobs), each job under a wall-clock cap that kills its worker.
+  :mod:`kabale.server.jobs`, in three lanes (``play`` for what a player waits for during a
+  game, ``heavy`` for the long jobs, ``review`` for the reviews of finished games, its
+  worker niced), each job under a wall-clock cap that kills its worker.
 - ``dask``: a Dask distributed scheduler at an address (``KABALE_ADVICE_SCHEDULER`` or
   ``--scheduler``), whose workers (``dask worker ADDRESS --nthreads 1``, kabale installed)
   run the jobs: adding a machine with workers adds capacity. Dask is the documented engine
