@@ -1,7 +1,9 @@
 """Help as jobs on Dask distributed, the engine a site grows with: a real LocalCluster of two
 worker processes (one thread each, with nannies, as ``dask worker`` runs them). Jobs run
 there, a cancelled job stops (its worker restarted), a killed worker's job is run again once
-and then reported, and the advisor's hint from a Dask worker is the local one."""
+and then reported, and the advisor's hint from a Dask worker is the local one. The game review
+runs there too, its progress coming back as Dask events, and it stops when its player deletes
+their data."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import signal
 import sys
 import time
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +23,11 @@ import pytest
 from distributed import LocalCluster
 from local import run_async
 
+import kabale
 from kabale import Game
 from kabale.advisor import hint as advisor_hint
 from kabale.advisor.effort import effort_for
+from kabale.server import advice
 from kabale.server.advice import Advisor, position_seed
 from kabale.server.jobs import JobLostError, JobTimeoutError
 from kabale.server.jobservice import DaskBackend, JobCancelledError, JobService, Owner
@@ -149,5 +154,76 @@ def test_a_killed_workers_job_is_run_again_once_then_reported(scheduler: str,
                 await lost
         finally:
             await jobs.aclose()
+
+    run_async(main())
+
+
+def finished_game(moves: int = 6) -> Game:
+    """A Klondike game of ``moves`` moves, given up (its deal shown): ready for review."""
+    game = Game.new("klondike", 7)
+    for _ in range(moves):
+        game.play(game.legal_moves()[0])
+    game.reveal()
+    return game
+
+
+def test_a_review_runs_on_the_workers_with_its_progress_and_is_the_local_one(
+        scheduler: str) -> None:
+    game = finished_game()
+    expected = kabale.review(game, effort_for(game.variant, "quick"), position_seed(game),
+                             with_deal=True).to_dict()
+
+    async def main() -> None:
+        advisor = Advisor("quick", engine="dask", scheduler=scheduler)
+        reported: list[tuple[int, int]] = []
+        try:
+            job, owner = advisor.start_review("g", game, "a",
+                                              lambda d, t: reported.append((d, t)))
+            assert job.priority < 0 and job.lane == "review"
+            got = await advisor.jobs.wait(job, owner)
+            # the events come by the scheduler, maybe after the answer: waited for
+            await until(lambda: (7, 7) in reported, "the last position reported")
+        finally:
+            await advisor.aclose()
+        assert got == expected
+        done = [d for d, _ in reported]
+        assert done == sorted(done) and {t for _, t in reported} == {7} and len(done) >= 7
+
+    run_async(main())
+
+
+def gated_review(gate: str, game: Game, level: Any, seed: int, progress: Any) -> int:
+    """A stand-in for the review on a worker: its process id beside ``gate``, one position
+    reported, then it waits for ``gate``."""
+    with open(gate + ".pid", "a") as out:
+        out.write(f"{os.getpid()}\n")
+    progress(1, game.moves_made + 1)
+    while not os.path.exists(gate):
+        time.sleep(0.05)
+    return os.getpid()
+
+
+def test_a_review_stops_when_its_player_deletes_their_data(
+        scheduler: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    gate = tmp_path / "gate"
+    monkeypatch.setattr(advice, "_review", partial(gated_review, str(gate)))
+
+    async def main() -> None:
+        advisor = Advisor("quick", engine="dask", scheduler=scheduler)
+        reported: list[tuple[int, int]] = []
+        try:
+            job, owner = advisor.start_review("g", finished_game(3), "a",
+                                              lambda d, t: reported.append((d, t)))
+            waiting = asyncio.ensure_future(advisor.jobs.wait(job, owner))
+            await until(lambda: reported == [(1, 4)], "the first position reported")
+            (pid,) = pids(Path(str(gate) + ".pid"))
+            assert advisor.jobs.gone("a") == 1
+            with pytest.raises(JobCancelledError, match="deleted their data"):
+                await waiting
+            await until(lambda: gone(pid), "the worker running it restarted")
+            client = advisor.backend.client  # type: ignore[attr-defined]
+            assert not any((await client.processing()).values())  # nothing left running
+        finally:
+            await advisor.aclose()
 
     run_async(main())

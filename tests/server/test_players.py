@@ -26,7 +26,8 @@ NOT_GAME_ROUTES = {"/", "/api/variants", "/api/stats", "/api/stats/reset", "/api
                    "/api/games", "/api/player", "/api/player/nickname", "/api/player/settings",
                    "/api/player/transfer", "/api/player/redeem", "/api/player/delete",
                    "/api/leaderboard", "/leaderboard", "/static",
-                   # the page's service worker; the asking player's own jobs (jobs_api.player_key)
+                   # the page's service worker; the asking player's own jobs, and the
+                   # engine's counters for the operator only (jobs_api.help_status)
                    "/sw.js", "/api/help"}
 
 

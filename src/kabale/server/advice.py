@@ -1,14 +1,16 @@
-"""The advisor behind the page: hints, win chance, the bot's moves, post-mortems and the
-search for winnable or graded deals, run off the event loop in worker processes.
+"""The advisor behind the page: hints, win chance, the bot's moves, post-mortems, game
+reviews and the search for winnable or graded deals, run off the event loop in worker
+processes.
 
 Every request is a job (server.jobservice) with an id, a deadline and a priority, run by an
-engine outside the web process: the local worker processes in two lanes (server.jobs;
+engine outside the web process: the local worker processes in three lanes (server.jobs;
 ``play`` for what a player waits for during a game: hints, the win chance, the bot's moves;
 ``heavy`` for the long jobs: post-mortems, searches for chosen deals, grading the daily
-deal), so that one player's post-mortem never holds another's hint, or a Dask scheduler's
-workers. Each job has a budget in positions that fits its kind (the effort level's; a
-post-mortem's solves at most POSTMORTEM_NODES each) and a wall-clock cap (CAP_SECONDS) past
-which it is stopped and the request answered 503 with code "too_long". The job service
+deal; ``review``, niced, for the reviews of finished games), so that one player's
+post-mortem never holds another's hint, or a Dask scheduler's workers. Each job has a
+budget in positions that fits its kind (the effort level's; a post-mortem's solves at most
+POSTMORTEM_NODES each) and a wall-clock cap (CAP_SECONDS) past which it is stopped and the
+request answered 503 with code "too_long". The job service
 bounds the jobs of each lane and of each player (503 "busy", 429 "too_many"), shares a job
 between requests for the same seen position, and cancels the jobs of a position nobody
 waits for any more.
@@ -34,15 +36,17 @@ from typing import Any, TypeVar
 from kabale.advisor import Bot, Chance, Effort, Hint, PostMortem, hint, postmortem, win_chance
 from kabale.advisor.effort import LEVELS, effort_for
 from kabale.advisor.knowledge import knowledge
+from kabale.advisor.review import review as review_game
 from kabale.core.errors import KabaleError
 from kabale.core.game import Game
 from kabale.core.persist import state_digest
 from kabale.core.variants import Variant
 from kabale.server.deals import SEARCH_SECONDS, DealInfo, bands, find_deal
-from kabale.server.jobs import BusyError, JobLostError, JobTimeoutError, Lane
+from kabale.server.jobs import BusyError, JobLostError, JobTimeoutError, Lane, Progress
 from kabale.server.jobservice import (
     Backend,
     DaskBackend,
+    Job,
     JobCancelledError,
     JobService,
     LocalBackend,
@@ -70,7 +74,7 @@ POSTMORTEM_NODES = 3_000_000
 #: the wall-clock cap of each kind of job (seconds), far above what its budget in positions
 #: takes on an idle machine: it is for a machine that is not, and for what no budget foresaw
 CAP_SECONDS: Mapping[str, float] = {"hint": 30.0, "chance": 30.0, "bot": 30.0,
-                                    "postmortem": 60.0, "daily": 60.0}
+                                    "postmortem": 60.0, "daily": 60.0, "review": 300.0}
 #: what a search for a deal may take past the time it is given to look (seconds)
 SEARCH_MARGIN = 30.0
 
@@ -146,17 +150,19 @@ class Advisor:
     def __init__(self, effort: EffortSetting = "quick", workers: int = 2,
                  queue: int = 6, search_seconds: float = SEARCH_SECONDS,
                  heavy_workers: int = 2, heavy_queue: int = 4, engine: str = "local",
-                 scheduler: Any = None) -> None:
+                 scheduler: Any = None, review_queue: int = 4) -> None:
         self.effort = check_effort(effort)
         #: how long a request for a chosen deal looks while the player waits
         self.search_seconds = search_seconds
         self.backend: Backend
         if engine == "dask":
             self.backend = DaskBackend(scheduler)
-            limits = {"play": max(queue, DASK_QUEUE), "heavy": max(heavy_queue, DASK_QUEUE)}
+            limits = {"play": max(queue, DASK_QUEUE), "heavy": max(heavy_queue, DASK_QUEUE),
+                      "review": max(review_queue, DASK_QUEUE)}
         else:
-            self.backend = LocalBackend(workers, queue, heavy_workers, heavy_queue)
-            limits = {"play": queue, "heavy": heavy_queue}
+            self.backend = LocalBackend(workers, queue, heavy_workers, heavy_queue,
+                                        review_queue=review_queue)
+            limits = {"play": queue, "heavy": heavy_queue, "review": review_queue}
         self.jobs = JobService(self.backend, limits)
         self.limit = limits["play"]
         self._cache: OrderedDict[Hashable, Any] = OrderedDict()
@@ -175,6 +181,11 @@ class Advisor:
     def heavy(self) -> Lane:
         """The local engine's lane of worker processes for the long jobs."""
         return self._lane("heavy")
+
+    @property
+    def reviews(self) -> Lane:
+        """The local engine's lane of (niced) worker processes for the game reviews."""
+        return self._lane("review")
 
     def _lane(self, name: str) -> Lane:
         if not isinstance(self.backend, LocalBackend):
@@ -257,6 +268,21 @@ class Advisor:
                                   Owner(player, game_id, position_key(copy)), postmortem,
                                   copy, self.budget("postmortem", copy), 0, False)
 
+    def start_review(self, game_id: str, game: Game, player: str, progress: Progress
+                     ) -> tuple[Job, Owner]:
+        """Start the review of a finished game (the caller checks that it is over: it reads
+        the true deal) as a job of kind "review" owned by ``player`` at the game's last
+        position, at the server's effort with the seed of what the player has seen, so
+        asking twice gives the same review; ``progress(done, total)`` is called on the
+        event loop as its positions are reviewed. Refusals (TooManyJobsError, BusyError) are
+        raised at once; the caller waits with ``self.jobs.wait(job, owner)``, which answers
+        ``Review.to_dict()``."""
+        copy = game.copy()
+        owner = Owner(player, game_id, position_key(copy))
+        job = self.jobs.start("review", _review, copy, self.level(copy), position_seed(copy),
+                              seconds=CAP_SECONDS["review"], owner=owner, progress=progress)
+        return job, owner
+
     async def chosen_deal(self, variant: Variant, grade: str | None) -> tuple[int, DealInfo]:
         """A winnable deal (of ``grade`` if given): one found ahead if there is one, else
         looked for now (server.deals.find_deal); either way the next one of its kind is then
@@ -331,6 +357,12 @@ class Advisor:
 
 def _chance(game: Game, level: Effort, seed: int) -> Chance:
     return win_chance(game, seed=seed, effort=level)
+
+
+def _review(game: Game, level: Effort, seed: int, progress: Progress) -> dict[str, Any]:
+    """The review of a finished game with the true deal's verdicts, as its JSON object (run
+    in a worker)."""
+    return review_game(game, level, seed, progress=progress, with_deal=True).to_dict()
 
 
 #: the demo bots of this worker process, by game id (the newest last)

@@ -376,10 +376,10 @@ def create_app(db_path: str, effort: EffortSetting = "quick",
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
+        if getattr(app.state, "reviews", None) is not None:
+            app.state.reviews.close()  # the reviews in progress say so; their jobs stop next
         if advisor is not None:
             await advisor.aclose()  # `kabale play` runs without a lifespan: closes it itself
-        if getattr(app.state, "reviews", None) is not None:
-            app.state.reviews.close()
 
     app = Starlette(
         routes=routes,

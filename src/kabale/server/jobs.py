@@ -10,18 +10,26 @@ in one lane (a post-mortem, a search for a deal) never holds a job of another (a
 A lane takes at most ``queue`` jobs at once (running or waiting); one more is refused with
 :class:`BusyError` at once, so a burst of requests cannot pile up work. The functions a lane
 runs and their arguments and results cross to the worker by pickle: module-level functions
-and plain data only.
+and plain data only. A job run with ``progress`` is called with a ``progress(done, total)``
+keyword argument whose calls reach the caller's ``progress`` on the event loop while the job
+runs (a review's positions). A lane made with ``nice`` runs its workers at that niceness, so
+that its jobs (the reviews, which nobody waits for during a game) yield the CPU to the
+other lanes' on a busy machine.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
+import os
 import signal
 import sys
+import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from multiprocessing.connection import Connection
 from multiprocessing.context import BaseContext
 from multiprocessing.process import BaseProcess
@@ -55,16 +63,27 @@ def _context() -> BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-def _work(conn: Connection) -> None:
-    """A worker's loop: run each ``(function, args)`` received, send back its outcome."""
+Progress = Callable[[int, int], None]
+
+
+def _work(conn: Connection, nice: int = 0) -> None:
+    """A worker's loop: run each ``(function, args, reports)`` received, send back its
+    outcome (and with ``reports``, each ``progress(done, total)`` call as it comes)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is for the server to act on
+    if nice:
+        os.nice(nice)
+
+    def progress(done: int, total: int) -> None:
+        conn.send(("progress", (int(done), int(total))))
+
     while True:
         try:
-            fn, args = conn.recv()
+            fn, args, reports = conn.recv()
         except (EOFError, OSError):
             return  # the server is gone
         try:
-            outcome: tuple[str, Any] = ("ok", fn(*args))
+            outcome: tuple[str, Any] = ("ok", fn(*args, progress=progress) if reports
+                                        else fn(*args))
         except Exception as exc:  # sent back to be raised in the server
             outcome = ("error", exc)
         try:
@@ -76,9 +95,10 @@ def _work(conn: Connection) -> None:
 class _Worker:
     """One worker process (started on its first job, again after it was stopped)."""
 
-    def __init__(self, context: BaseContext, name: str) -> None:
+    def __init__(self, context: BaseContext, name: str, nice: int = 0) -> None:
         self.context = context
         self.name = name
+        self.nice = nice
         self.process: BaseProcess | None = None
         self.conn: Connection | None = None
 
@@ -87,20 +107,29 @@ class _Worker:
             self.stop()
             ours, theirs = self.context.Pipe()
             make: Callable[..., BaseProcess] = self.context.Process  # type: ignore[attr-defined]
-            process = make(target=_work, args=(theirs,), name=self.name, daemon=True)
+            process = make(target=_work, args=(theirs, self.nice), name=self.name,
+                           daemon=True)
             process.start()
             theirs.close()
             self.process, self.conn = process, ours
         return self.conn
 
-    def call(self, fn: Callable[..., Any], args: tuple[Any, ...], seconds: float) -> Any:
+    def call(self, fn: Callable[..., Any], args: tuple[Any, ...], seconds: float,
+             progress: Progress | None = None) -> Any:
         """``fn(*args)`` in the process (blocking: run from a thread); JobTimeoutError after
-        ``seconds``, with the process killed."""
+        ``seconds``, with the process killed. With ``progress``, ``fn`` gets a ``progress``
+        keyword argument, and each of its calls calls ``progress`` here (in this thread)."""
         conn = self.start()
+        deadline = time.monotonic() + seconds
         try:
-            conn.send((fn, args))
-            ready = conn.poll(seconds)
-            outcome = conn.recv() if ready else None
+            conn.send((fn, args, progress is not None))
+            while True:
+                ready = conn.poll(max(deadline - time.monotonic(), 0.0))
+                outcome = conn.recv() if ready else None
+                if outcome is None or outcome[0] != "progress":
+                    break
+                if progress is not None:
+                    progress(*outcome[1])
         except (EOFError, OSError):
             self.stop()
             raise JobLostError("the advisor's worker stopped before it answered; ask again"
@@ -132,15 +161,23 @@ class _Worker:
             self.conn = None
 
 
-class Lane:
-    """``workers`` worker processes for one kind of job, at most ``queue`` jobs at once."""
+def _on_loop(loop: asyncio.AbstractEventLoop, progress: Progress, done: int,
+             total: int) -> None:
+    """Call ``progress(done, total)`` on ``loop`` (from a worker's waiting thread)."""
+    with contextlib.suppress(RuntimeError):  # a closed loop: nobody is left to tell
+        loop.call_soon_threadsafe(progress, done, total)
 
-    def __init__(self, name: str, workers: int, queue: int) -> None:
+
+class Lane:
+    """``workers`` worker processes for one kind of job, at most ``queue`` jobs at once,
+    run at niceness ``nice`` (0: as the server)."""
+
+    def __init__(self, name: str, workers: int, queue: int, nice: int = 0) -> None:
         self.name = name
         self.limit = queue
         self.jobs = 0
         context = _context()
-        self._workers = [_Worker(context, f"kabale-{name}-{i}") for i in range(workers)]
+        self._workers = [_Worker(context, f"kabale-{name}-{i}", nice) for i in range(workers)]
         self._idle = list(self._workers)
         self._waiting: deque[asyncio.Future[_Worker]] = deque()
         # one waiting thread per worker: the event loop never blocks on a worker
@@ -148,10 +185,12 @@ class Lane:
         self._closed = False
 
     async def run(self, fn: Callable[..., T], *args: Any, seconds: float,
-                  affinity: str | None = None) -> T:
+                  affinity: str | None = None, progress: Progress | None = None) -> T:
         """``fn(*args)`` in a worker within ``seconds`` (JobTimeoutError past them);
         BusyError at once when ``queue`` jobs are in. A job with ``affinity`` goes to the
-        same worker as the last one with it when that one is free (state kept there)."""
+        same worker as the last one with it when that one is free (state kept there). With
+        ``progress``, ``fn`` is called with a ``progress`` keyword argument whose calls
+        call ``progress`` on this event loop."""
         if self._closed:
             raise BusyError("the advisor is shutting down")
         if self.jobs >= self.limit:
@@ -164,7 +203,9 @@ class Lane:
                 self._give_back(worker)
                 raise BusyError("the advisor is shutting down")
             loop = asyncio.get_running_loop()
-            running = loop.run_in_executor(self._threads, worker.call, fn, args, seconds)
+            report = None if progress is None else partial(_on_loop, loop, progress)
+            running = loop.run_in_executor(self._threads, worker.call, fn, args, seconds,
+                                           report)
             try:
                 result: T = await asyncio.shield(running)
             except asyncio.CancelledError:

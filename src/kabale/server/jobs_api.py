@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import json
 from collections.abc import Awaitable, Callable
 
@@ -152,12 +153,40 @@ async def cancel_help(request: Request) -> Response:
     return JSONResponse({"id": game_id, "cancelled": stopped})
 
 
+def is_operator(request: Request) -> bool:
+    """Does ``request`` come from the site's operator? Under ``kabale play`` (no Site) the
+    one local player is. Under ``kabale serve``, a request with ``Authorization: Bearer
+    TOKEN`` and the operator's token (``KABALE_OPERATOR_TOKEN``) is; one without the header
+    is not; one with another token, or with one while the server has none, is answered 403.
+    The client's address proves nothing: behind a reverse proxy every request comes from
+    the proxy's."""
+    site = getattr(request.app.state, "site", None)
+    if site is None:
+        return True
+    sent = request.headers.get("authorization")
+    if sent is None:
+        return False
+    scheme, _, token = sent.partition(" ")
+    wanted: str | None = site.operator_token
+    if wanted is None:
+        raise ApiError(403, "this server has no operator token (KABALE_OPERATOR_TOKEN): "
+                            "its help counters are not served")
+    if scheme.lower() != "bearer" or not hmac.compare_digest(
+            token.strip().encode("utf-8", "replace"), wanted.encode()):
+        raise ApiError(403, "wrong operator token: send Authorization: Bearer "
+                            "KABALE_OPERATOR_TOKEN")
+    return True
+
+
 async def help_status(request: Request) -> Response:
-    """``GET /api/help``: the player's help in flight and the engine's state (jobs in
-    flight by lane and their bounds, jobs done, workers up)."""
+    """``GET /api/help``: the player's own help in flight (server.jobservice.jobs_of: it
+    tells nothing of another player), and for the operator (:func:`is_operator`) the
+    engine's counters (jobs in flight by lane and their bounds, jobs done, workers up),
+    which tell of every player's help and so are null for a player. Never cached."""
     await read_json(request)
     advisor = _advisor(request)
-    if advisor is None:
-        return JSONResponse({"jobs": [], "engine": None})
-    return JSONResponse({"jobs": advisor.jobs.jobs_of(player_key(request)),
-                         "engine": await advisor.jobs.status()})
+    operator = is_operator(request)
+    jobs = [] if advisor is None else advisor.jobs.jobs_of(player_key(request))
+    engine = await advisor.jobs.status() if advisor is not None and operator else None
+    return JSONResponse({"jobs": jobs, "engine": engine},
+                        headers={"Cache-Control": "no-store"})

@@ -5,8 +5,9 @@ engine that is not the web process, with limits that keep it fair between player
 Two engines (backends), chosen by one setting (``engine_setting``):
 
 - ``local`` (the default: one machine, nothing to install): the worker processes of
-  :mod:`kabale.server.jobs`, in two lanes (``play`` for what a player waits for during a
-  game, ``heavy`` for the long jobs), each job under a wall-clock cap that kills its worker.
+  :mod:`kabale.server.jobs`, in three lanes (``play`` for what a player waits for during a
+  game, ``heavy`` for the long jobs, ``review`` for the reviews of finished games, its
+  worker niced), each job under a wall-clock cap that kills its worker.
 - ``dask``: a Dask distributed scheduler at an address (``KABALE_ADVICE_SCHEDULER`` or
   ``--scheduler``), whose workers (``dask worker ADDRESS --nthreads 1``, kabale installed)
   run the jobs: adding a machine with workers adds capacity. Dask is the documented engine
@@ -18,8 +19,9 @@ Two engines (backends), chosen by one setting (``engine_setting``):
 
 Fairness and limits, the same on both engines (this module, not the engine):
 
-- each player has at most ``per_player`` jobs in flight; one more is refused with
-  :class:`TooManyJobsError` (429 with Retry-After);
+- each player has at most ``per_player`` jobs in flight, and of some kinds fewer
+  (``PER_PLAYER_KIND``: one review); one more is refused with :class:`TooManyJobsError`
+  (429 with Retry-After);
 - a request for a job already in flight under the same key (the same kind of help for the
   same seen position of the same deal at the same effort: ``advice.view_key`` and
   ``advice.deal_key``) waits for that job instead of starting another, whichever player
@@ -35,12 +37,21 @@ Fairness and limits, the same on both engines (this module, not the engine):
   :class:`~kabale.server.jobs.JobTimeoutError`;
 - a job whose worker died before it answered (kill -9, out of memory) is run once more
   within its deadline, then answered :class:`~kabale.server.jobs.JobLostError`; every
-  other job carries on.
+  other job carries on;
+- a player who deletes their data (:meth:`JobService.gone`) stops owning every job, and
+  those nobody else owns are cancelled.
+
+A job may report its progress (a review's positions): its function is called with a
+``progress(done, total)`` keyword argument, whose calls reach the job's ``progress`` in the
+web process while it runs: over the worker's pipe on the local engine, as Dask events
+(``Worker.log_event`` on one topic, ``PROGRESS_TOPIC``, that the client subscribes to) on
+Dask.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import os
 import secrets
 import time
@@ -49,7 +60,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from kabale.core.errors import KabaleError
-from kabale.server.jobs import BusyError, JobLostError, JobTimeoutError, Lane
+from kabale.server.jobs import BusyError, JobLostError, JobTimeoutError, Lane, Progress
 
 __all__ = ["DaskBackend", "Job", "JobCancelledError", "JobService", "LocalBackend", "Owner",
            "TooManyJobsError", "engine_setting"]
@@ -61,10 +72,20 @@ T = TypeVar("T")
 PER_PLAYER = 3
 #: Dask's priority of each kind of job (higher runs first): what a player waits for during
 #: a game before what runs in the background or after it
+#: a game; a review, which nobody waits for, after everything a player does
 PRIORITY: Mapping[str, int] = {"hint": 10, "chance": 10, "bot": 10, "postmortem": 0,
-                               "daily": 0, "search": 0, "review": 0}
+                               "daily": 0, "search": 0, "review": -10}
 #: the lane of each kind of job (the local engine's worker processes; a bound on Dask)
-LANES: Mapping[str, str] = {"hint": "play", "chance": "play", "bot": "play"}
+LANES: Mapping[str, str] = {"hint": "play", "chance": "play", "bot": "play",
+                            "review": "review"}
+#: kinds of which a player may have fewer jobs in flight than ``per_player``
+PER_PLAYER_KIND: Mapping[str, int] = {"review": 1}
+#: the niceness of the local review lane's worker: on a busy machine a review yields the CPU
+#: to the hints, chances and post-mortems a player waits for
+REVIEW_NICE = 10
+#: the Dask event topic of the jobs' progress (one topic: the scheduler keeps a bounded log
+#: of each topic, so a topic per job would grow without bound)
+PROGRESS_TOPIC = "kabale-progress"
 #: seconds a refused request is told to wait before asking again (Retry-After)
 RETRY_AFTER: Mapping[str, int] = {"busy": 2, "too_many": 1, "worker_lost": 1}
 #: the environment variables of the engine setting (the CLI's flags win over them)
@@ -128,6 +149,9 @@ class Job:
     cancelled: str = ""
     attempts: int = 0
     task: asyncio.Task[Any] | None = None
+    progress: Progress | None = None
+    #: when each owner first asked (monotonic): what ``jobs_of`` tells them of the job
+    asked: dict[Owner, float] = field(default_factory=dict)
 
 
 class Backend(Protocol):
@@ -145,18 +169,21 @@ class Backend(Protocol):
 
 
 class LocalBackend:
-    """The worker processes of this machine, in the two lanes of server.jobs."""
+    """The worker processes of this machine, in the lanes of server.jobs: ``play``,
+    ``heavy``, and ``review`` (its workers niced by REVIEW_NICE)."""
 
     name = "local"
 
     def __init__(self, workers: int = 2, queue: int = 6, heavy_workers: int = 2,
-                 heavy_queue: int = 4) -> None:
+                 heavy_queue: int = 4, review_workers: int = 1, review_queue: int = 4
+                 ) -> None:
         self.lanes = {"play": Lane("play", workers, queue),
-                      "heavy": Lane("heavy", heavy_workers, heavy_queue)}
+                      "heavy": Lane("heavy", heavy_workers, heavy_queue),
+                      "review": Lane("review", review_workers, review_queue, REVIEW_NICE)}
 
     async def run(self, job: Job, seconds: float) -> Any:
         return await self.lanes[job.lane].run(job.fn, *job.args, seconds=seconds,
-                                              affinity=job.affinity)
+                                              affinity=job.affinity, progress=job.progress)
 
     async def workers(self) -> int:
         return sum(len(lane.pids()) for lane in self.lanes.values())
@@ -183,6 +210,8 @@ class DaskBackend:
         self.client: Any = None
         self._connecting: asyncio.Lock | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        #: the progress of the jobs running now, by their future's key
+        self._progress: dict[str, Progress] = {}
 
     async def _client(self) -> Any:
         if self.client is None:
@@ -198,15 +227,33 @@ class DaskBackend:
                     except OSError as exc:
                         raise BusyError(f"the help engine at {self.address} cannot be "
                                         f"reached ({exc}); ask again later") from None
+                    self.client.subscribe_topic(PROGRESS_TOPIC, self._on_progress)
         return self.client
+
+    def _on_progress(self, event: tuple[float, Any]) -> None:
+        """A progress event of a job (``[key, done, total]``), sent to its job if it runs
+        here (every web process gets every job's events: they are a few bytes each)."""
+        try:
+            key, done, total = event[1]
+        except (TypeError, ValueError):
+            return
+        progress = self._progress.get(key)
+        if progress is not None:
+            progress(int(done), int(total))
 
     async def run(self, job: Job, seconds: float) -> Any:
         from distributed import KilledWorker
         from distributed.client import FutureCancelledError
 
         client = await self._client()
-        future = client.submit(job.fn, *job.args, key=f"kabale-{job.kind}-{job.id}-"
-                               f"{job.attempts}", priority=job.priority, pure=False)
+        key = f"kabale-{job.kind}-{job.id}-{job.attempts}"
+        if job.progress is None:
+            future = client.submit(job.fn, *job.args, key=key, priority=job.priority,
+                                   pure=False)
+        else:
+            self._progress[key] = job.progress
+            future = client.submit(_reporting, job.fn, key, *job.args, key=key,
+                                   priority=job.priority, pure=False)
         try:
             return await asyncio.wait_for(_result(future), seconds)
         except TimeoutError:
@@ -227,6 +274,8 @@ class DaskBackend:
         except OSError as exc:  # the scheduler cannot be reached (CommClosedError too)
             raise BusyError(f"the help engine at {self.address} cannot be reached ({exc}); "
                             "ask again later") from None
+        finally:
+            self._progress.pop(key, None)
 
     async def _stop(self, future: Any) -> None:
         """Cancel the future; restart the worker running it, if one is."""
@@ -255,6 +304,19 @@ async def _result(future: Any) -> Any:
     return await future
 
 
+def _reporting(fn: Callable[..., T], key: str, *args: Any) -> T:
+    """``fn(*args, progress=...)`` on a Dask worker, each progress call sent as an event
+    ``[key, done, total]`` of PROGRESS_TOPIC."""
+    from distributed import get_worker
+
+    worker = get_worker()
+
+    def progress(done: int, total: int) -> None:
+        worker.log_event(PROGRESS_TOPIC, [key, int(done), int(total)])
+
+    return fn(*args, progress=progress)
+
+
 class JobService:
     """Runs help as jobs on a backend, with the limits of the module docstring."""
 
@@ -271,18 +333,37 @@ class JobService:
 
     async def run(self, kind: str, fn: Callable[..., T], *args: Any, seconds: float,
                   owner: Owner | None = None, key: Hashable | None = None,
-                  affinity: str | None = None) -> T:
+                  affinity: str | None = None, progress: Progress | None = None) -> T:
         """``fn(*args)`` as a job of ``kind`` within ``seconds``, for ``owner`` (None: a
         background job); a job in flight under ``key`` is shared. Raises what the module
-        docstring says, and JobCancelledError when the job was cancelled."""
+        docstring says, and JobCancelledError when the job was cancelled. With
+        ``progress``, ``fn`` gets a ``progress`` keyword argument (module docstring)."""
+        job = self.start(kind, fn, *args, seconds=seconds, owner=owner, key=key,
+                         affinity=affinity, progress=progress)
+        result: T = await self.wait(job, owner)
+        return result
+
+    def start(self, kind: str, fn: Callable[..., Any], *args: Any, seconds: float,
+              owner: Owner | None = None, key: Hashable | None = None,
+              affinity: str | None = None, progress: Progress | None = None) -> Job:
+        """Start ``fn(*args)`` as a job (or find the one in flight under ``key``), owned by
+        ``owner``; refusals (TooManyJobsError, BusyError) are raised here, at once. The
+        caller must then :meth:`wait` for it with the same ``owner``."""
         job = self._shared.get(key) if key is not None else None
         if job is None:
             job = self._start(kind, fn, args, seconds, owner, key, affinity)
+            job.progress = progress
         if owner is not None:
             job.owners[owner] = job.owners.get(owner, 0) + 1
+            job.asked.setdefault(owner, time.monotonic())
+        return job
+
+    async def wait(self, job: Job, owner: Owner | None) -> Any:
+        """The answer of ``job`` (from :meth:`start` with ``owner``); cancelling the wait
+        stops ``owner`` owning it, which cancels it if nobody else does."""
         assert job.task is not None
         try:
-            result: T = await asyncio.shield(job.task)
+            result = await asyncio.shield(job.task)
         except asyncio.CancelledError:
             # this request stopped waiting (its client went): it no longer owns the job
             if owner is not None:
@@ -307,6 +388,7 @@ class JobService:
                 self._disown(job, owner, why)
             else:
                 del job.owners[owner]
+                job.asked.pop(owner, None)
 
     def _start(self, kind: str, fn: Callable[..., Any], args: tuple[Any, ...],
                seconds: float, owner: Owner | None, key: Hashable | None,
@@ -315,6 +397,11 @@ class JobService:
         if owner is not None and self.in_flight(owner.player) >= self.per_player:
             raise TooManyJobsError(f"you have {self.per_player} requests for help being "
                                    "worked out; wait for one, or cancel one")
+        most = PER_PLAYER_KIND.get(kind)
+        if owner is not None and most is not None \
+                and self.in_flight(owner.player, kind) >= most:
+            raise TooManyJobsError(f"you have {most} {kind} job(s) being worked out; wait "
+                                   "for it, or cancel it")
         if self.lane_jobs(lane) >= self.limits.get(lane, 1):
             raise BusyError(f"the advisor is busy ({self.lane_jobs(lane)} requests are "
                             "waiting for it); ask again in a moment")
@@ -361,6 +448,7 @@ class JobService:
 
     def _disown(self, job: Job, owner: Owner, why: str) -> None:
         job.owners.pop(owner, None)
+        job.asked.pop(owner, None)
         if not job.owners and not job.background and job.task is not None \
                 and not job.task.done():
             job.cancelled = why
@@ -378,9 +466,17 @@ class JobService:
 
     def started(self, player: str, game_id: str) -> int:
         """The player started ``game_id``: the help for their games in play (hints,
-        chances, bot moves) is cancelled. Returns how many jobs were cancelled."""
-        return self._drop(lambda job, owner: job.lane == "play" and owner.player == player
-                          and owner.game_id != game_id, "a new game was started")
+        chances, bot moves) and the reviews of their other games are cancelled. Returns how
+        many jobs were cancelled."""
+        return self._drop(lambda job, owner: (job.lane == "play" or job.kind == "review")
+                          and owner.player == player and owner.game_id != game_id,
+                          "a new game was started")
+
+    def gone(self, player: str, why: str = "the player deleted their data") -> int:
+        """The player is gone (deleted everything of theirs): they stop owning every job,
+        and those nobody else owns are cancelled, their CPU freed. Returns how many jobs
+        were cancelled."""
+        return self._drop(lambda job, owner: owner.player == player, why)
 
     def _drop(self, which: Callable[[Job, Owner], bool], why: str) -> int:
         """Disown every (job, owner) pair ``which`` picks; the number of jobs cancelled."""
@@ -394,20 +490,28 @@ class JobService:
 
     # ------------------------------------------------------------------ status
 
-    def in_flight(self, player: str) -> int:
-        """The jobs in flight that ``player`` owns."""
+    def in_flight(self, player: str, kind: str | None = None) -> int:
+        """The jobs in flight that ``player`` owns (of ``kind``, if given)."""
         return sum(1 for job in self._jobs.values()
-                   if any(o.player == player for o in job.owners))
+                   if (kind is None or job.kind == kind)
+                   and any(o.player == player for o in job.owners))
 
     def lane_jobs(self, lane: str) -> int:
         """The jobs in flight in ``lane``."""
         return sum(1 for job in self._jobs.values() if job.lane == lane)
 
     def jobs_of(self, player: str) -> list[dict[str, Any]]:
-        """The player's jobs in flight: id, kind, game and seconds left (for the page)."""
+        """The player's jobs in flight: id, kind, game and seconds left (for the page).
+
+        It tells nothing of another player, even of one sharing the job (the same seen
+        position of the same deal): the id is this player's own name for the job (a digest
+        of the job's id and the player), and the seconds left count from this player's
+        first request (the most their request waits), not from when the job started."""
         now = time.monotonic()
-        return [{"id": job.id, "kind": job.kind, "game_id": owner.game_id,
-                 "seconds_left": round(max(job.deadline - now, 0.0), 1)}
+        return [{"id": hashlib.sha256(f"{job.id}:{player}".encode()).hexdigest()[:16],
+                 "kind": job.kind, "game_id": owner.game_id,
+                 "seconds_left": round(max(job.asked.get(owner, now) + job.seconds - now,
+                                           0.0), 1)}
                 for job in self._jobs.values() for owner in job.owners
                 if owner.player == player]
 

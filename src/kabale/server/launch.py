@@ -130,5 +130,5 @@ def _serve(app: Starlette, sock: socket.socket, url: str, db_path: Path,
         if app.state.advisor is not None:
             app.state.advisor.close()
         if getattr(app.state, "reviews", None) is not None:
-            app.state.reviews.close()  # a review in progress stops at its next position
+            app.state.reviews.close()  # the review lane's worker is stopped with the advisor
         app.state.games.store.close()

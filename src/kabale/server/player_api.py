@@ -119,9 +119,22 @@ async def redeem(request: Request) -> Response:
                         headers={name.decode(): value.decode("latin-1")})
 
 
+def stop_help(request: Request, player: str) -> None:
+    """Cancel every job of ``player`` (server.jobservice.JobService.gone) and forget their
+    reviews (server.review_api.Reviews.forget), in this web process."""
+    advisor = getattr(request.app.state, "advisor", None)
+    if advisor is not None:
+        advisor.jobs.gone(player)
+    reviews = getattr(request.app.state, "reviews", None)
+    if reviews is not None:
+        reviews.forget(player)
+
+
 async def delete(request: Request) -> Response:
     """``POST /api/player/delete {"confirm": true}``: remove every game, statistic, token,
-    code and the nickname of this player, for good; the cookie is cleared."""
+    code and the nickname of this player, for good; the cookie is cleared. First the
+    player's help in flight (hints, reviews, ...) is cancelled, its workers' CPU freed,
+    and their reviews kept in memory are forgotten."""
     data = await read_json(request)
     _fields(data, {"confirm"})
     if data.get("confirm") is not True:
@@ -129,6 +142,7 @@ async def delete(request: Request) -> Response:
     player = player_of(request)
     removed = {"games": 0}
     if player:
+        stop_help(request, player)
         try:
             removed = await run_in_threadpool(delete_player, service(request).store, player)
         except StorageError as exc:

@@ -1,127 +1,186 @@
-"""The review of a finished game (kabale.advisor.review), worked out in the background, and
+"""The review of a finished game (kabale.advisor.review) as a job on the help engine, and
 coach mode's question about one move before it is played.
 
 ``POST /api/games/{id}/analysis`` starts it (or answers the one already started) and
 ``GET /api/games/{id}/analysis`` polls it: ``{"state": "none" | "running" | "done" |
 "failed", "done": positions reviewed, "total": positions, "review": Review.to_dict() once
-done, "error": the reason once failed}``. Both answer 409 while the game can still change
-(advice_api._over: won, or given up for good), for the review reads the true deal and grades
-the player's moves, which a player still at the table could use.
+done, "error": the reason once failed, "code": the refusal's code once failed}``. Both
+answer 409 while the game can still change (advice_api._over: won, or given up for good),
+for the review reads the true deal and grades the player's moves, which a player still at
+the table could use.
 
-Reviews run one at a time in a thread of their own, apart from the help pool (a review
-takes seconds to minutes; hints must not wait for it); at most QUEUE wait or run, and one
-more is refused with 503 "busy". The seed comes from the game's id and moves
-(advice.position_seed), the effort from the server's advisor, so asking twice gives the same
-review.
+A review is a job like every other help (server.jobservice): an id, a deadline
+(``CAP_SECONDS["review"]``), the lowest priority (-10: behind the hints, chances and
+post-mortems a player waits for; on the local engine its own lane of one worker process run
+niced, apart from the help pools, at most 4 in flight, one more 503 "busy"), at most one per
+player, on the local worker processes or on Dask by the same setting as the rest. Its
+progress comes back from the worker as it goes (``done`` of ``total``). It is cancelled,
+and its worker's CPU freed, when its player leaves it: asks for another game's review,
+starts a new game, cancels the game's help (``DELETE /api/games/{id}/help``), stops asking
+about it for ``LEASE`` seconds (the page asks twice a second while it shows the review), or
+deletes their data. The seed comes from what the player has seen (advice.position_seed), the
+effort from the server's advisor, so asking twice gives the same review.
 """
 
 from __future__ import annotations
 
 import asyncio
-import threading
+import contextlib
+import time
 from collections import OrderedDict
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from kabale.advisor.effort import Effort
-from kabale.advisor.review import grade_move, review
+from kabale.advisor.review import grade_move
 from kabale.core.errors import KabaleError
 from kabale.core.game import Game
 from kabale.server.advice import Advisor, position_seed
 from kabale.server.advice_api import _over, _playing, _think
 from kabale.server.handling import ApiError, game_error, read_json, service
+from kabale.server.jobs_api import player_key, refusal
 
-#: reviews that may wait or run at once, and finished ones kept
-QUEUE = 4
+#: finished reviews kept (their results, by game id)
 KEPT = 64
+#: seconds a review in progress is kept without its page asking about it; then it is
+#: cancelled (the player closed it, or the tab)
+LEASE = 60.0
 
 
 @dataclass
-class Job:
-    """One review: its progress (written by the worker thread, read by the loop)."""
+class Review:
+    """One game's review: its player, progress and outcome (all on the event loop)."""
 
+    player: str
+    total: int
     done: int = 0
-    total: int = 0
-    review: dict[str, object] | None = None
+    review: dict[str, Any] | None = None
     error: str | None = None
-    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    code: str | None = None
+    asked: float = field(default_factory=time.monotonic)
+    task: asyncio.Task[None] | None = field(default=None, repr=False)
+
+    @property
+    def running(self) -> bool:
+        return self.review is None and self.error is None
+
+    def fail(self, error: str, code: str | None) -> None:
+        """The review ended without an answer (unless it has one already)."""
+        if self.running:
+            self.error, self.code = error, code
+
+    def progress(self, done: int, total: int) -> None:
+        """The job's report: ``done`` of ``total`` positions reviewed."""
+        if self.running:
+            self.done, self.total = done, total
 
     def to_dict(self) -> dict[str, object]:
         """The JSON answer of a poll."""
-        with self.lock:
-            state = "done" if self.review is not None else \
-                "failed" if self.error is not None else "running"
-            return {"state": state, "done": self.done, "total": self.total,
-                    "review": self.review, "error": self.error}
+        state = "done" if self.review is not None else \
+            "failed" if self.error is not None else "running"
+        return {"state": state, "done": self.done, "total": self.total,
+                "review": self.review, "error": self.error, "code": self.code}
 
 
 class Reviews:
-    """The background reviews of one app, by game id."""
+    """The reviews of one app, by game id: started as jobs of the app's advisor, their
+    progress and results kept here (the web process only keeps them, never computes one)."""
 
-    def __init__(self) -> None:
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="review")
-        self.closed = threading.Event()
-        self._jobs: OrderedDict[str, Job] = OrderedDict()
-        self._tasks: set[asyncio.Future[None]] = set()
+    def __init__(self, lease: float = LEASE) -> None:
+        self.lease = lease
+        self._reviews: OrderedDict[str, Review] = OrderedDict()
+        self.closed = False
 
-    def get(self, game_id: str) -> Job | None:
-        """The review of a game, if one was started."""
-        return self._jobs.get(game_id)
+    def get(self, game_id: str) -> Review | None:
+        """The review of a game, if one was started; asking keeps one in progress going."""
+        found = self._reviews.get(game_id)
+        if found is not None:
+            found.asked = time.monotonic()
+        return found
 
-    def start(self, game_id: str, game: Game, advisor: Advisor) -> Job:
-        """The game's review, started now in the background unless it is already."""
-        job = self._jobs.get(game_id)
-        if job is not None and job.error is None:
-            return job
-        running = sum(j.review is None and j.error is None for j in self._jobs.values())
-        if running >= QUEUE:
-            raise ApiError(503, f"{running} reviews are being worked out; ask again in a "
-                                "minute", "busy")
-        job = Job(total=game.moves_made + 1)
-        self._jobs[game_id] = job
-        while len(self._jobs) > KEPT:
-            self._jobs.popitem(last=False)
-        copy = game.copy()
-        level, seed = advisor.level(copy), position_seed(copy)
-        future = asyncio.get_running_loop().run_in_executor(
-            self._pool, _work, job, copy, level, seed, self.closed)
-        self._tasks.add(future)
-        future.add_done_callback(self._tasks.discard)
-        return job
+    def start(self, game_id: str, game: Game, advisor: Advisor, player: str) -> Review:
+        """The game's review, started now unless it is already (or done); the player's
+        review of another game still in progress is cancelled. Raises ApiError for a
+        refusal (503 busy, 429 too_many)."""
+        found = self.get(game_id)
+        if found is not None and found.error is None:
+            return found
+        if self.closed:
+            raise ApiError(503, "the server is stopping", "busy")
+        for other, earlier in list(self._reviews.items()):
+            if earlier.player == player and earlier.running and other != game_id:
+                advisor.jobs.left(player, other, None, "the review of another game was "
+                                  "asked for")
+        record = Review(player, total=game.moves_made + 1)
+        try:
+            job, owner = advisor.start_review(game_id, game, player, record.progress)
+        except KabaleError as exc:
+            raise refusal(exc) from None
+        self._reviews[game_id] = record
+        self._reviews.move_to_end(game_id)
+        while len(self._reviews) > KEPT:
+            self._reviews.popitem(last=False)
+        record.task = asyncio.get_running_loop().create_task(
+            self._drive(record, advisor, job, owner))
+        return record
+
+    async def _drive(self, record: Review, advisor: Advisor, job: Any, owner: Any) -> None:
+        """Wait for the review's job, cancelling it when nobody has asked about it for
+        ``lease`` seconds; keep its outcome."""
+        waiting = asyncio.ensure_future(advisor.jobs.wait(job, owner))
+        stale = False
+        try:
+            while not waiting.done():
+                left = record.asked + self.lease - time.monotonic()
+                if left <= 0:
+                    stale = True
+                    waiting.cancel()  # its owner stops waiting: the job is cancelled
+                    break
+                await asyncio.wait({waiting}, timeout=left)
+            try:
+                found = await waiting
+            except asyncio.CancelledError:
+                if not stale:
+                    raise
+                record.fail("the review was stopped: nobody asked about it for a while",
+                            "cancelled")
+                return
+            except KabaleError as exc:
+                try:
+                    answer = refusal(exc)
+                except KabaleError:
+                    answer = ApiError(503, str(exc))
+                record.fail(answer.message, answer.code)
+                return
+            if record.running:
+                record.done = record.total
+                record.review = found
+        except asyncio.CancelledError:
+            waiting.cancel()
+            record.fail("the server stopped", "cancelled")
+            raise
+
+    def forget(self, player: str) -> int:
+        """Drop every review of ``player`` (who deleted their data): cancelled if in
+        progress, its result forgotten. Returns how many were dropped."""
+        gone = [gid for gid, r in self._reviews.items() if r.player == player]
+        for game_id in gone:
+            record = self._reviews.pop(game_id)
+            if record.task is not None and not record.task.done():
+                record.task.cancel()
+        return len(gone)
 
     def close(self) -> None:
-        """Stop taking reviews; one running stops at its next position, so a server that
-        shuts down does not wait for it."""
-        self.closed.set()
-        self._pool.shutdown(wait=False, cancel_futures=True)
-
-
-class _Stopped(Exception):
-    """The server is shutting down: the review in progress stops."""
-
-
-def _work(job: Job, game: Game, level: Effort, seed: int, closed: threading.Event) -> None:
-    def progress(done: int, total: int) -> None:
-        if closed.is_set():
-            raise _Stopped
-        with job.lock:
-            job.done, job.total = done, total
-
-    try:
-        found = review(game, level, seed, progress=progress, with_deal=True)
-    except _Stopped:
-        with job.lock:
-            job.error = "the server stopped"
-        return
-    except KabaleError as exc:
-        with job.lock:
-            job.error = str(exc)
-        return
-    with job.lock:
-        job.review = found.to_dict()
+        """Stop taking reviews and stop waiting for those in progress (their jobs are
+        cancelled with the advisor's)."""
+        self.closed = True
+        for record in self._reviews.values():
+            record.fail("the server stopped", "cancelled")
+            if record.task is not None and not record.task.done():
+                with contextlib.suppress(RuntimeError):  # its loop is closed already
+                    record.task.cancel()
 
 
 def reviews(request: Request) -> Reviews:
@@ -139,12 +198,13 @@ async def analysis(request: Request) -> Response:
     entry = _over(request)
     jobs = reviews(request)
     if request.method == "POST":
-        job = jobs.start(entry.id, entry.game, request.app.state.advisor)
-        return JSONResponse({"id": entry.id, **job.to_dict()}, status_code=202)
+        record = jobs.start(entry.id, entry.game, request.app.state.advisor,
+                            player_key(request))
+        return JSONResponse({"id": entry.id, **record.to_dict()}, status_code=202)
     found = jobs.get(entry.id)
     body = found.to_dict() if found is not None else {
         "state": "none", "done": 0, "total": entry.game.moves_made + 1, "review": None,
-        "error": None}
+        "error": None, "code": None}
     return JSONResponse({"id": entry.id, **body})
 
 

@@ -36,6 +36,11 @@ ENVIRONMENT = {
     "advice_workers": "KABALE_ADVICE_WORKERS", "limits": "KABALE_LIMITS",
     "effort": "KABALE_EFFORT", "forwarded_allow_ips": "KABALE_FORWARDED_ALLOW_IPS",
 }
+#: the operator's token (``GET /api/help``'s engine counters): from the environment only, for
+#: a flag's value is in every process listing
+OPERATOR_TOKEN_ENV = "KABALE_OPERATOR_TOKEN"
+#: the fewest characters an operator token may have (a guessable one is refused at start)
+OPERATOR_TOKEN_MIN = 20
 #: how the workers (other processes) learn the settings
 _HANDOVER = "KABALE_SERVE_SETTINGS"
 LIMIT_NAMES = ("games", "moves", "help", "transfer", "per_address")
@@ -57,6 +62,7 @@ class Settings:
     limits: dict[str, int] = field(default_factory=dict)
     effort: str = "quick"
     forwarded_allow_ips: str = "127.0.0.1"
+    operator_token: str | None = None
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -138,6 +144,18 @@ def database_path(url: str) -> str:
     return url
 
 
+def check_operator_token(token: str | None) -> str | None:
+    """``token`` if it is None or long enough and printable ASCII without spaces (it travels
+    in an HTTP header); KabaleError naming the variable otherwise."""
+    if token is None:
+        return None
+    if len(token) < OPERATOR_TOKEN_MIN or not (token.isascii() and token.isprintable()) \
+            or " " in token:
+        raise KabaleError(f"bad {OPERATOR_TOKEN_ENV}: at least {OPERATOR_TOKEN_MIN} printable "
+                          "ASCII characters without spaces (e.g. from `openssl rand -hex 24`)")
+    return token
+
+
 def is_loopback(host: str) -> bool:
     try:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
@@ -164,6 +182,7 @@ def settings(args: argparse.Namespace, environ: dict[str, str] | None = None) ->
     if out.effort not in ("quick", "normal", "strong"):
         raise KabaleError(f"bad effort {out.effort!r}: quick, normal or strong")
     out.forwarded_allow_ips = str(_pick(args, "forwarded_allow_ips", env) or "127.0.0.1")
+    out.operator_token = check_operator_token(env.get(OPERATOR_TOKEN_ENV) or None)
     public = _pick(args, "public_origin", env)
     out.public_origin = check_origin(str(public), "--public-origin") if public else None
     out.origins = [check_origin(o, "--origin") for o in _list(_pick(args, "origins", env))]
@@ -184,7 +203,8 @@ def site_of(config: Settings) -> Any:
     from kabale.server.site import Limits, Site
 
     return Site(allowed_hosts=tuple(config.allowed_hosts), origins=tuple(config.origins),
-                public_origin=config.public_origin, limits=Limits(**config.limits))
+                public_origin=config.public_origin, limits=Limits(**config.limits),
+                operator_token=config.operator_token)
 
 
 def worker_app() -> Any:

@@ -50,12 +50,16 @@ class Limits:
 class Site:
     """A hosted server's settings: the host names it answers to (lower case, without port;
     ``*`` any), the origins a page may call it from besides its own, the public origin
-    (``https://cards.example``: cookies are Secure when it is https), and the limits."""
+    (``https://cards.example``: cookies are Secure when it is https), the limits, and the
+    operator's token."""
 
     allowed_hosts: tuple[str, ...] = ("localhost", "127.0.0.1", "[::1]")
     origins: tuple[str, ...] = ()
     public_origin: str | None = None
     limits: Limits = field(default_factory=Limits)
+    #: the secret an operator sends (``Authorization: Bearer TOKEN``) to read the help
+    #: engine's counters (``GET /api/help``); None: nobody reads them over HTTP
+    operator_token: str | None = field(default=None, repr=False)
 
     @property
     def secure(self) -> bool:
@@ -170,7 +174,7 @@ class Players:
 _KINDS = {("POST", "games"): "games", ("POST", "replay"): "games",
           ("POST", "moves"): "moves", ("POST", "undo"): "moves", ("POST", "redo"): "moves",
           ("POST", "hint"): "help", ("GET", "chance"): "help", ("POST", "bot"): "help",
-          ("GET", "postmortem"): "help", ("GET", "review"): "help",
+          ("GET", "postmortem"): "help", ("GET", "review"): "help", ("GET", "help"): "help",
           ("POST", "redeem"): "transfer", ("POST", "transfer"): "transfer"}
 MAX_BUCKETS = 100_000
 

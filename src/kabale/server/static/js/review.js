@@ -170,7 +170,9 @@ export function createReview(ctx) {
     }
     if (!R.open || R.id !== id) return;
     if (got.state === "done") showGrades(got.review);
-    else $("grades-summary").textContent = t("grades.failed", { error: got.error || "" });
+    // a review stopped or refused by the help engine says why in the player's language
+    else $("grades-summary").textContent = t("grades.failed",
+      { error: got.code ? ctx.errorText({ code: got.code }) : (got.error || "") });
   }
 
   function moveItem(text, i, lost) {
