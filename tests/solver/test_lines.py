@@ -13,7 +13,7 @@ import pytest
 from kabale import Game, solve
 from kabale.core import Move, State
 from kabale.solver import SolverBugError
-from kabale.solver.lines import position_key, strip_line
+from kabale.solver.lines import position_key, short_line, strip_line
 
 
 def won_line(variant: str, seed: int) -> tuple[Game, list[str]]:
@@ -95,23 +95,25 @@ def test_a_planted_pair_that_undoes_itself_around_another_move_is_dropped() -> N
     game, line = won_line("spiderette", 1)
     states = positions(game, line)
     shown = strip_line(game, line).moves
-    planted_somewhere = False
+    planted = 0
     for at in range(len(line)):
+        if planted == 3:
+            break
         pair = undoing_move(game, states[at])
         if pair is None or line[at] == "d":
             continue
         there, back = pair
-        planted = [*line[:at], there, line[at], back, *line[at + 1:]]
+        longer = [*line[:at], there, line[at], back, *line[at + 1:]]
         try:  # the line's move must still be legal with the pair's cards moved
-            if not wins(game, planted):
+            if not wins(game, longer):
                 continue
         except ValueError:
             continue
-        planted_somewhere = True
-        stripped = strip_line(game, planted)
+        planted += 1
+        stripped = strip_line(game, longer)
         assert stripped.found == len(line) + 2
         assert len(stripped.moves) <= len(shown) and wins(game, stripped.moves)
-    assert planted_somewhere
+    assert planted == 3
 
 
 def test_a_run_carried_in_pieces_over_an_empty_column_is_moved_once() -> None:
@@ -171,3 +173,32 @@ def test_kabale_solve_reports_the_line_found_and_the_line_shown() -> None:
          "--max-nodes", "300000", "--json"], capture_output=True, text=True,
         timeout=120).stdout)
     assert data["moves_found"] > len(data["moves"]) == shown
+
+
+def test_short_line_finds_a_winning_line_and_repeats() -> None:
+    """short_line, the yardstick: a beam that counts every move against a position."""
+    game = Game.new("spider:suits=1", 3)
+    tries = [(20, True, 1), (5, False, 0)]  # the first wins nothing here, the second does
+    first = short_line(game, 100_000, tries=tries)
+    assert first is not None and wins(game, first.moves)
+    assert len(first.moves) <= first.found
+    assert len(first.moves) < len(solve(game, max_seconds=None, max_nodes=300_000).moves)
+    again = short_line(game, 100_000, tries=tries)
+    assert again is not None and again.moves == first.moves
+
+
+def test_counting_moves_against_a_position_shortens_the_beams_lines() -> None:
+    """SpiderPhases.w_len: the same round with and without it (spider-4 #9100002: 382 moves
+    found without, about 200 with)."""
+    from kabale.solver._spider import SpiderPhases
+    from kabale.solver.spider import BEAM_ROUNDS, SOLVED, kernel_args, phase_rounds
+
+    game = Game.new("spider", 9100002)
+    lengths = []
+    for w_len in (0, 5):
+        phases = SpiderPhases(*kernel_args(game), 64, 128)
+        phases.w_len = w_len
+        status, ops = phase_rounds(phases, (BEAM_ROUNDS["spider"][2],), 0.0, 2_000_000, True)
+        assert status == SOLVED
+        lengths.append(len(ops))
+    assert lengths[1] < 0.7 * lengths[0]

@@ -58,11 +58,12 @@ def strip_line(game: Game, moves: Sequence[str]) -> Stripped:
     docstring), replayed by the rules to a win. Raises SolverBugError when ``moves`` is not
     a winning line from that position. ``game`` is not changed."""
     rules = game.rules
+    keys = _Keys(game)
     states, line = _resolve(game, moves)
     for _ in range(ROUNDS):
-        shorter = _shortcuts(game, states, line)
+        shorter = _shortcuts(game, keys, states, line)
         states = _states(rules, game.state, shorter)
-        shorter = _pairs(game, states, shorter)
+        shorter = _pairs(game, keys, states, shorter)
         if len(shorter) == len(line):
             line = shorter
             break
@@ -113,15 +114,72 @@ def position_key(game: Game, state: State) -> Key:
             state.passes_used if limited else 0)
 
 
-def _shortcuts(game: Game, states: list[State], line: list[Move]) -> list[Move]:
+class _Keys:
+    """Position keys as tuples of small ints, as position_key compares them: each pile
+    (with a column's face-down count) is numbered once, and a pile that a move left alone is
+    the same tuple object in the next position, so it is found by identity without hashing
+    its cards again. In the Spider family the first n_columns entries are the columns, then
+    the stock's number; the removed cards need no entry (they are the cards on neither)."""
+
+    def __init__(self, game: Game) -> None:
+        self.spider = game.variant.family != "klondike"
+        self.limited = not self.spider and game.variant["passes"] != 0
+        self.by_id: dict[int, tuple[object, int]] = {}
+        self.by_content: dict[object, int] = {}
+
+    def pile(self, pile: object) -> int:
+        """The number of ``pile`` (a tuple of cards), the same for equal piles."""
+        hit = self.by_id.get(id(pile))
+        if hit is not None and hit[0] is pile:
+            return hit[1]
+        number = self.by_content.setdefault(pile, len(self.by_content))
+        self.by_id[id(pile)] = (pile, number)  # holds the pile: its id is not reused
+        return number
+
+    def key(self, state: State) -> tuple[int, ...]:
+        """The position's key (equal keys: positions equal as position_key sees them)."""
+        pile = self.pile
+        columns = tuple(pile(col) * 256 + down for col, down in zip(state.columns, state.down,
+                                                                      strict=True))
+        if self.spider:
+            return (*columns, len(state.stock))
+        return (*columns, pile(state.stock), pile(state.waste),
+                *(pile(f) for f in state.foundations),
+                state.passes_used if self.limited else 0)
+
+
+def _blank(key: tuple[int, ...], columns: tuple[int, ...]) -> tuple[int, ...]:
+    """``key`` without the entries of ``columns`` (one or two indices, ascending)."""
+    if len(columns) == 1:
+        (a,) = columns
+        return key[:a] + key[a + 1:]
+    a, b = columns
+    return key[:a] + key[a + 1:b] + key[b + 1:]
+
+
+def _shortcuts(game: Game, keys: _Keys, states: list[State], line: list[Move]) -> list[Move]:
     """The shortest way from the first position to the last through the line's positions,
     where a move from any position to any later one it reaches counts (a position seen twice
-    is one place)."""
+    is one place). In the Spider family a column move changes its two columns only (a
+    move to a foundation its source only), so it is played only where a later position
+    equals this one in every other column and the stock."""
     rules = game.rules
-    keys = [position_key(game, s) for s in states]
-    where: dict[Key, list[int]] = {}
-    for index, key in enumerate(keys):
+    ks = [keys.key(s) for s in states]
+    where: dict[tuple[int, ...], list[int]] = {}
+    for index, key in enumerate(ks):
         where.setdefault(key, []).append(index)
+    blanked: dict[tuple[int, ...], dict[tuple[int, ...], list[int]]] = {}
+
+    def alike(i: int, columns: tuple[int, ...]) -> list[int]:
+        """The positions after i + 1 equal to position i but in ``columns``."""
+        index = blanked.get(columns)
+        if index is None:
+            index = {}
+            for k, key in enumerate(ks):
+                index.setdefault(_blank(key, columns), []).append(k)
+            blanked[columns] = index
+        return [k for k in index.get(_blank(ks[i], columns), ()) if k > i + 1]
+
     last = len(line)
     best = [last + 1] * (last + 1)
     came: list[tuple[int, Move | None]] = [(-1, None)] * (last + 1)
@@ -133,18 +191,30 @@ def _shortcuts(game: Game, states: list[State], line: list[Move]) -> list[Move]:
             came[target] = via
 
     for i in range(last + 1):
-        for later in where[keys[i]]:
+        for later in where[ks[i]]:
             if later > i:
                 relax(later, best[i], (i, None))
         if i == last:
             break
         relax(i + 1, best[i] + 1, (i, line[i]))
+        near: dict[tuple[int, ...], list[int]] = {}  # alike(i, ...) by the columns touched
         for move in rules.legal_moves(states[i]):
-            if move == line[i]:
-                continue
-            for later in where.get(position_key(game, rules.apply(states[i], move)), ()):
-                if later > i + 1:
-                    relax(later, best[i] + 1, (i, move))
+            if keys.spider and not move.is_stock:
+                src = int(move.source) - 1
+                dst = int(move.target) - 1 if move.target.isdigit() else src
+                touched = (src,) if src == dst else (src, dst) if src < dst else (dst, src)
+                found = near.get(touched)
+                if found is None:
+                    found = near[touched] = alike(i, touched)
+                if not found:
+                    continue
+                key = keys.key(rules.apply(states[i], move))
+                candidates = [k for k in found if ks[k] == key]
+            else:
+                key = keys.key(rules.apply(states[i], move))
+                candidates = [k for k in where.get(key, ()) if k > i + 1]
+            for later in candidates:
+                relax(later, best[i] + 1, (i, move))
     path: list[Move] = []
     at = last
     while at > 0:
@@ -176,7 +246,7 @@ def _play(rules: Rules, state: State, moves: Sequence[Move]) -> State | None:
     return state
 
 
-def _pairs(game: Game, states: list[State], line: list[Move]) -> list[Move]:
+def _pairs(game: Game, keys: _Keys, states: list[State], line: list[Move]) -> list[Move]:
     """The line with each pair of column moves that undo each other dropped, or that carry
     the same cards twice merged into one move (module docstring), where the position after
     the pair is the line's own."""
@@ -191,7 +261,7 @@ def _pairs(game: Game, states: list[State], line: list[Move]) -> list[Move]:
             i += 1
             continue
         second = out[j]
-        goal = position_key(game, states[j + 1])
+        goal = keys.key(states[j + 1])
         between = out[i + 1:j]
         straight = Move(first.source, second.target, first.count)
         tries = [between]  # the pair undone, or carried straight at the first's or second's place
@@ -199,7 +269,7 @@ def _pairs(game: Game, states: list[State], line: list[Move]) -> list[Move]:
             tries += [[straight, *between], [*between, straight]]
         for moves in tries:
             end = _play(rules, states[i], moves)
-            if end is not None and position_key(game, end) == goal:
+            if end is not None and keys.key(end) == goal:
                 out[i:j + 1] = [_canonical(rules, s, m) for s, m in
                                 zip(_states(rules, states[i], moves), moves, strict=False)]
                 states[i:j + 2] = _states(rules, states[i], out[i:i + len(moves)])
@@ -233,3 +303,40 @@ def _canonical(rules: Rules, state: State, move: Move) -> Move:
         if legal == move:
             return legal
     raise SolverBugError(f"line stripping made a move the rules refuse: {move.explicit()}")
+
+
+#: the searches ``short_line`` tries, in turn: (score lost per move, whole runs only, the
+#: beam round of spider.BEAM_ROUNDS by its index). A phase search that loses score for every
+#: move prefers the shorter way to as good a position (SpiderPhases.w_len); measured on
+#: Spider 4-suit deals 9100001-9100016 (docs/solver-log-2026-12-07.md)
+SHORT_TRIES: tuple[tuple[int, bool, int], ...] = tuple(
+    (w_len, whole, index) for w_len in (5, 20) for whole in (True, False)
+    for index in range(8))
+
+
+def short_line(game: Game, max_nodes: int,
+               tries: Sequence[tuple[int, bool, int]] = SHORT_TRIES) -> Stripped | None:
+    """The shortest stripped winning line that beams which count every move against a
+    position (``tries``, each within ``max_nodes`` positions) find from ``game``'s position
+    of a Spider-family game, or None if none wins: a yardstick for the lines the solver
+    shows (the shortest line the solver can find within a budget, not a proved shortest).
+    Deterministic: the same game and budget give the same line."""
+    from ._spider import SpiderPhases
+    from .spider import BEAM_ROUNDS, SOLVED, kernel_args, notation, phase_rounds
+
+    family = game.variant.family
+    if family == "klondike":
+        raise ValueError("short_line searches the Spider family only")
+    rounds = BEAM_ROUNDS[family]
+    phases = SpiderPhases(*kernel_args(game), 128, 256)
+    best: Stripped | None = None
+    for w_len, whole, index in tries:
+        phases.w_len = w_len
+        phases.nodes = 0
+        phases.new_round()
+        status, ops = phase_rounds(phases, (rounds[index],), 0.0, max_nodes, whole)
+        if status == SOLVED:
+            line = strip_line(game, notation(ops))
+            if best is None or len(line.moves) < len(best.moves):
+                best = line
+    return best
