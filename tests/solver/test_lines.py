@@ -202,3 +202,19 @@ def test_counting_moves_against_a_position_shortens_the_beams_lines() -> None:
         assert status == SOLVED
         lengths.append(len(ops))
     assert lengths[1] < 0.7 * lengths[0]
+
+
+def test_a_long_line_is_stripped_the_same_without_the_index(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lines over INDEX_LIMIT moves play every move instead of looking positions up by all
+    but two columns: the index only saves time, so both give the same line."""
+    from kabale.solver import lines
+    from kabale.solver.spider import run_spider
+
+    game = Game.new("spider:suits=1", 3)
+    status, line, _ = run_spider(game, 0.0, 300_000, 64)  # the search's line, 944 moves
+    assert status == "solved" and len(line) > 900
+    indexed = strip_line(game, line)
+    assert len(indexed.moves) < 200
+    monkeypatch.setattr(lines, "INDEX_LIMIT", 0)
+    assert strip_line(game, line) == indexed

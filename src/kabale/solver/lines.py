@@ -39,6 +39,8 @@ from .result import SolverBugError, _move, replay
 WINDOW = 60
 #: rounds of shortcuts and pairs at most (each one shortens the line, or the strip stops)
 ROUNDS = 20
+#: the longest line whose positions are indexed by all but two columns (_shortcuts)
+INDEX_LIMIT = 20_000
 
 Key = tuple[object, ...]
 
@@ -169,6 +171,9 @@ def _shortcuts(game: Game, keys: _Keys, states: list[State], line: list[Move]) -
     for index, key in enumerate(ks):
         where.setdefault(key, []).append(index)
     blanked: dict[tuple[int, ...], dict[tuple[int, ...], list[int]]] = {}
+    # the index of positions alike but in one or two columns costs up to 45 entries a
+    # position: a longer line plays every move instead (the same shortcuts, found slower)
+    indexed = keys.spider and len(ks) <= INDEX_LIMIT
 
     def alike(i: int, columns: tuple[int, ...]) -> list[int]:
         """The positions after i + 1 equal to position i but in ``columns``."""
@@ -199,7 +204,7 @@ def _shortcuts(game: Game, keys: _Keys, states: list[State], line: list[Move]) -
         relax(i + 1, best[i] + 1, (i, line[i]))
         near: dict[tuple[int, ...], list[int]] = {}  # alike(i, ...) by the columns touched
         for move in rules.legal_moves(states[i]):
-            if keys.spider and not move.is_stock:
+            if indexed and not move.is_stock:
                 src = int(move.source) - 1
                 dst = int(move.target) - 1 if move.target.isdigit() else src
                 touched = (src,) if src == dst else (src, dst) if src < dst else (dst, src)
