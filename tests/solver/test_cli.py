@@ -34,7 +34,7 @@ def test_json_output_has_the_documented_keys() -> None:
                  "--max-seconds", "2")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
-    assert set(data) == {"deal_id", "status", "moves", "nodes", "seconds"}
+    assert set(data) == {"deal_id", "status", "moves", "nodes", "seconds", "moves_found"}
     assert data["deal_id"] == "klondike:draw=3,open=true#2"
     assert data["status"] in ("solved", "unsolvable", "unknown")
 

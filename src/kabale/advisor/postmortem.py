@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from ..core import Game
 from ..solver.batch import solve_states
+from ..solver.lines import strip_line
 from ..solver.result import replay
 from .chance import win_chance
 from .effort import Effort, effort_for
@@ -18,7 +19,10 @@ class PostMortem:
     did not decide within the budget). ``lost_at``: the index i of the move that lost the
     win (the position before moves[i] is won, the one after it is proved lost), None if a
     win is still possible or the deal never was one. ``line_before``: a winning line from
-    just before that move, or from the last position when it can still be won.
+    just before that move, or from the last position when it can still be won; in the
+    Spider family stripped of the search's detours (kabale.solver.lines.strip_line), and
+    replayed by the rules to a win either way. ``line_found``: the length of that line as
+    the search found it, before stripping (0 when there is no line).
     ``biggest_drop``: (index, chance before, chance after) of the move whose win chance from
     the player's view fell most. ``proved``: False when some position on the way was left
     undecided, so ``lost_at`` is the earliest move the solver could pin down."""
@@ -28,11 +32,13 @@ class PostMortem:
     line_before: list[str] = field(default_factory=list)
     biggest_drop: tuple[int, float, float] | None = None
     proved: bool = True
+    line_found: int = 0
 
     def to_dict(self) -> dict[str, object]:
         """The JSON object the HTTP API sends."""
         return {"winnable_at_start": self.winnable_at_start, "lost_at": self.lost_at,
-                "line_before": self.line_before, "proved": self.proved,
+                "line_before": self.line_before, "line_found": self.line_found,
+                "proved": self.proved,
                 "biggest_drop": list(self.biggest_drop) if self.biggest_drop else None}
 
 
@@ -52,14 +58,19 @@ def postmortem(game: Game, effort: str | Effort = "normal", seed: int | None = 0
     level = effort_for(game.variant, effort)
     verdicts: dict[int, str] = {}
     lines: dict[int, list[str]] = {}
+    found: dict[int, int] = {}
 
     def verdict(i: int) -> str:
         if i not in verdicts:
             position = prefix(game, i)
             (v,) = solve_states(game.variant, [position.state], level.exact_nodes, lines=True)
             verdicts[i] = v.status
-            if v.status == "solved":
+            if v.status == "solved" and v.line and game.variant.family != "klondike":
+                lines[i] = strip_line(position, v.line).moves  # a line a person can follow
+                found[i] = len(v.line)
+            elif v.status == "solved":  # Klondike's kernel cuts its lines' loops itself
                 lines[i] = replay(position, list(v.line)) if v.line else []
+                found[i] = len(lines[i])
         return verdicts[i]
 
     last = game.moves_made
@@ -69,7 +80,8 @@ def postmortem(game: Game, effort: str | Effort = "normal", seed: int | None = 0
     if game.outcome == "won" or start == "unsolvable":
         return PostMortem(winnable, None, [], drop)
     if verdict(last) != "unsolvable":
-        return PostMortem(winnable, None, lines.get(last, []), drop, verdict(last) == "solved")
+        return PostMortem(winnable, None, lines.get(last, []), drop, verdict(last) == "solved",
+                          found.get(last, 0))
     low, high = 0, last  # low: not proved lost; high: proved lost
     while high - low > 1:
         middle = (low + high) // 2
@@ -79,7 +91,8 @@ def postmortem(game: Game, effort: str | Effort = "normal", seed: int | None = 0
             low = middle
     # winnability never comes back along a game (a line from a later position is a line
     # from the earlier one), so the proved loss at ``high`` holds for everything after it
-    return PostMortem(winnable, low, lines.get(low, []), drop, verdict(low) == "solved")
+    return PostMortem(winnable, low, lines.get(low, []), drop, verdict(low) == "solved",
+                      found.get(low, 0))
 
 
 def biggest_drop(game: Game, effort: Effort, seed: int | None) -> tuple[int, float, float] | None:

@@ -43,6 +43,7 @@ class SpiderPhases(SpiderBoard):
     w_natural: int
     w_break: int
     w_up: int
+    w_len: int
     last_factor: int
 
     def __init__(self, strict: bool, total: int, columns: list[list[int]], down: list[int],

@@ -45,8 +45,11 @@ cdef class SpiderPhases(SpiderBoard):
     cdef double deadline
     cdef bytes root
     cdef public int last_factor
+    cdef public int w_len   # score lost per move since the phase's start (0: none)
+    cdef uint16_t* depths   # each pool node's moves since the phase's start (w_len only)
 
     def __cinit__(self):
+        self.depths = NULL
         self.pool = NULL
         self.states = NULL
         self.heap = NULL
@@ -73,8 +76,10 @@ cdef class SpiderPhases(SpiderBoard):
         self._pack(0)
         self.root = bytes(self.states[:self.sb])
         self.last_factor = 4
+        self.w_len = 0
 
     def __dealloc__(self):
+        free(self.depths)
         free(self.pool)
         free(self.states)
         free(self.heap)
@@ -125,6 +130,11 @@ cdef class SpiderPhases(SpiderBoard):
         q.b = m.b
         q.n = m.n
         q.score = self._score()
+        cdef int depth
+        if self.w_len > 0:  # a shorter way to as good a position scores higher
+            depth = 0 if parent < 0 else min(self.depths[parent] + 1, 65535)
+            self.depths[self.npool] = depth
+            q.score -= self.w_len * depth
         self._pack(self.npool)
         self.npool += 1
         return self.npool - 1
@@ -306,6 +316,10 @@ cdef class SpiderPhases(SpiderBoard):
         cdef list out = []
         if len(state) != self.sb:
             raise ValueError("not a packed position of this kernel")
+        if self.w_len > 0 and self.depths == NULL:
+            self.depths = <uint16_t*>malloc(self.cap * sizeof(uint16_t))
+            if self.depths == NULL:
+                raise MemoryError("cannot allocate the Spider search pool's depths")
         self.deadline = kabale_now() + max_seconds if max_seconds > 0 else 1e300
         self.node_limit = self.nodes + max_nodes if max_nodes > 0 else 0
         self.exhaustive = False

@@ -104,13 +104,17 @@ def main(args: argparse.Namespace, read_deal: DealReader | None = None) -> int:
 
 
 def status_line(game: Game, result: Result) -> str:
-    """The game log's ``;`` comment: status, moves, positions, seconds, and how many
-    cards the solver read that no player could have seen (full information)."""
+    """The game log's ``;`` comment: status, moves, positions, seconds, the length of the
+    line the search found where stripping its detours shortened it, and how many cards the
+    solver read that no player could have seen (full information)."""
     line = f" in {len(result.moves)} moves" if result.status == "solved" else ""
+    found = f" (the search's line of {result.found} moves, its detours stripped)" \
+        if result.status == "solved" and result.found > len(result.moves) else ""
     hidden = unseen_cards(game)
     read = f", reading the {hidden} face-down and stock cards a player cannot see" \
         if hidden else ""
-    return f"; {result.status}{line} after {result.nodes} positions, {result.seconds:.3f} s{read}"
+    return (f"; {result.status}{line} after {result.nodes} positions, {result.seconds:.3f} s"
+            f"{found}{read}")
 
 
 def unseen_cards(game: Game) -> int:

@@ -36,17 +36,21 @@ class Result:
     """A verdict on a position: ``status`` is Status.SOLVED, UNSOLVABLE or UNKNOWN (a limit
     was hit), a StrEnum equal to "solved", "unsolvable" or "unknown"; ``moves`` is a winning
     line in notation from the position solved (empty unless solved); ``nodes`` counts
-    searched positions; ``seconds`` is the wall time spent."""
+    searched positions; ``seconds`` is the wall time spent; ``found`` is the length of the
+    line as the search found it, before its detours were stripped (lines.strip_line; the
+    Spider family's lines), 0 unless solved."""
 
     status: Status
     moves: list[str] = field(default_factory=list)
     nodes: int = 0
     seconds: float = 0.0
+    found: int = 0
 
     def to_dict(self, deal_id: str) -> dict[str, object]:
         """The JSON object of ``kabale solve --json``."""
         return {"deal_id": deal_id, "status": str(self.status), "moves": list(self.moves),
-                "nodes": self.nodes, "seconds": round(self.seconds, 6)}
+                "nodes": self.nodes, "seconds": round(self.seconds, 6),
+                "moves_found": self.found}
 
 
 def _check_limits(max_seconds: float | None, max_nodes: int | None, max_memory_mb: int) -> None:
@@ -89,12 +93,15 @@ def solve(game: Game, max_seconds: float | None = 10.0, max_nodes: int | None = 
         from .spider import run_spider as run_kernel
     status, moves, nodes = run_kernel(game, max_seconds or 0.0, max_nodes or 0,
                                       max(8, max_memory_mb // 2))
-    if status == "solved":
-        if family != "klondike":
-            moves = shorten(game, moves)  # the Klondike kernel cuts its lines' loops itself
-        moves = replay(game, moves)
+    found = len(moves) if status == "solved" else 0
+    if status == "solved" and family == "klondike":
+        moves = replay(game, moves)  # the Klondike kernel cuts its lines' loops itself
+    elif status == "solved":
+        from .lines import strip_line  # lines imports this module
+
+        moves = strip_line(game, moves).moves  # replayed by the rules to a win
     return Result(Status(status), moves if status == "solved" else [], nodes,
-                  time.perf_counter() - start)
+                  time.perf_counter() - start, found)
 
 
 def release_memory() -> None:

@@ -1,0 +1,76 @@
+"""How long the winning lines shown to a player are (never part of the test pass/fail).
+
+    python bench/line_lengths.py spider --seeds 9100001-9100016 --max-nodes 20000000 \
+        --short-nodes 1000000
+
+For each deal: ``kabale solve``'s search with a budget in positions (the line it found, and
+the line it shows, stripped of detours by kabale.solver.lines.strip_line), then the shortest
+line that beams counting every move against a position find (kabale.solver.lines.short_line,
+``--short-nodes`` positions per try): a yardstick, not a proved shortest. Prints a Markdown
+table and the totals. Everything is deterministic (budgets in positions): the same numbers
+on any machine; only the seconds vary.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+
+from kabale import Game
+from kabale.solver import solve
+from kabale.solver.lines import short_line
+
+
+def parse_seeds(text: str) -> list[int]:
+    """The seeds of "A-B" (inclusive), "A,B,C" or a mix."""
+    seeds: list[int] = []
+    for part in text.split(","):
+        first, _, last = part.strip().partition("-")
+        seeds.extend(range(int(first), int(last or first) + 1))
+    return seeds
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the table; returns the exit status."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("variant")
+    parser.add_argument("--seeds", required=True)
+    parser.add_argument("--max-nodes", type=int, default=20_000_000)
+    parser.add_argument("--short-nodes", type=int, default=1_000_000)
+    args = parser.parse_args(argv)
+    print(f"{args.variant}, solve --max-nodes {args.max_nodes}, short_line "
+          f"--short-nodes {args.short_nodes} per try")
+    print("| deal | verdict | positions | search's line | shown | solve s | shortest found "
+          "| short s | shown / shortest |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    ratios: list[float] = []
+    found_total = shown_total = 0
+    for seed in parse_seeds(args.seeds):
+        game = Game.new(args.variant, seed)
+        start = time.perf_counter()
+        result = solve(game, max_seconds=None, max_nodes=args.max_nodes)
+        solve_s = time.perf_counter() - start
+        if result.status != "solved":
+            print(f"| {seed} | {result.status} | {result.nodes} | | | {solve_s:.1f} | | | |")
+            continue
+        start = time.perf_counter()
+        short = short_line(game, args.short_nodes)
+        short_s = time.perf_counter() - start
+        shortest = min(len(result.moves), len(short.moves)) if short else len(result.moves)
+        ratio = len(result.moves) / shortest
+        ratios.append(ratio)
+        found_total += result.found
+        shown_total += len(result.moves)
+        print(f"| {seed} | solved | {result.nodes} | {result.found} | {len(result.moves)} | "
+              f"{solve_s:.1f} | {shortest} | {short_s:.1f} | {ratio:.2f} |", flush=True)
+    if ratios:
+        print(f"\nsolved {len(ratios)}: search's lines {found_total} moves, shown "
+              f"{shown_total} ({shown_total / found_total:.2f}); shown / shortest found: "
+              f"median {statistics.median(ratios):.2f}, max {max(ratios):.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
