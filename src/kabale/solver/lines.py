@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from ..core import Game, Move, State
 from ..core.game import Rules
 from ..core.spider import SpiderRules
-from .result import SolverBugError, _move, replay
+from .replay import SolverBugError, _move, replay
 
 #: how far on a pair's second move may lie (moves); a pair is mostly a few moves apart
 WINDOW = 60

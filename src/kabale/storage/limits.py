@@ -36,10 +36,6 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from kabale.storage.db import GameStore
 
-#: the table of schema 4, in the SQL that both SQLite and PostgreSQL accept
-LIMITS_TABLE = ("CREATE TABLE IF NOT EXISTS rate_limits (bucket TEXT PRIMARY KEY,"
-                " tat REAL NOT NULL, granted INTEGER NOT NULL, step REAL NOT NULL,"
-                " burst REAL NOT NULL)")
 
 # ``excluded.tat - excluded.step`` is the request's ``now``: every SET expression reads the
 # row as it was, so ``granted`` and ``tat`` decide on the same old ``tat``.

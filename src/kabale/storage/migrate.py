@@ -28,7 +28,6 @@ import time
 from collections.abc import Callable
 
 from kabale.core.errors import KabaleError
-from kabale.storage.limits import LIMITS_TABLE
 
 __all__ = ["upgrade", "PLAYER_TABLES"]
 
@@ -37,6 +36,11 @@ __all__ = ["upgrade", "PLAYER_TABLES"]
 SCHEMA_VERSION = 4
 #: the player of `kabale play`: one person at one machine, every game theirs
 LOCAL_PLAYER = "local"
+#: the rate limits' table (storage.limits) of schema 4, in the SQL that both SQLite and
+#: PostgreSQL accept
+LIMITS_TABLE = ("CREATE TABLE IF NOT EXISTS rate_limits (bucket TEXT PRIMARY KEY,"
+                " tat REAL NOT NULL, granted INTEGER NOT NULL, step REAL NOT NULL,"
+                " burst REAL NOT NULL)")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (

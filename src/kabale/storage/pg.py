@@ -25,9 +25,9 @@ from urllib.parse import urlsplit
 
 from kabale.core.errors import KabaleError
 from kabale.storage.db import GameStore, StorageError
-from kabale.storage.limits import LIMITS_TABLE
 from kabale.storage.migrate import (
     _SCHEMA,
+    LIMITS_TABLE,
     LOCAL_PLAYER,
     PLAYER_TABLES,
     SCHEMA_VERSION,
