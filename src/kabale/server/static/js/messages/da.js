@@ -154,7 +154,7 @@ export default {
 
   "banner.won": "Du vandt! {score} point, {moves} træk, tid {time}.",
   "banner.won_vegas": "Du vandt! {money}, {moves} træk, tid {time}.",
-  "banner.lost": "Der er ingen træk tilbage.",
+  "banner.lost": "Der er ingen træk tilbage. Spillet tæller som tabt, medmindre du fortryder.",
   "banner.given_up": "Dette spil blev opgivet.",
   "banner.dead_end": "Intet træk kan vende et kort eller gøre en sekvens færdig længere: spillet kan ikke gå op. Vil du afslutte det? Det tæller som tabt.",
   "banner.face_up": "Alle kort ligger med forsiden op.",

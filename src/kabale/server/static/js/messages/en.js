@@ -167,7 +167,7 @@ export default {
 
   "banner.won": "You won! Score {score}, {moves} moves, time {time}.",
   "banner.won_vegas": "You won! {money}, {moves} moves, time {time}.",
-  "banner.lost": "No moves left.",
+  "banner.lost": "No moves left. The game counts as lost unless you undo.",
   "banner.given_up": "This game was given up.",
   "banner.dead_end": "No move can turn up a card or complete a run any more: this game cannot be won. End it? It counts as lost.",
   "banner.with_help": "(With help.)",

@@ -154,7 +154,7 @@ export default {
 
   "banner.won": "Du vant! {score} poeng, {moves} trekk, tid {time}.",
   "banner.won_vegas": "Du vant! {money}, {moves} trekk, tid {time}.",
-  "banner.lost": "Det er ingen trekk igjen.",
+  "banner.lost": "Det er ingen trekk igjen. Spillet teller som tapt hvis du ikke angrer.",
   "banner.given_up": "Dette spillet ble gitt opp.",
   "banner.dead_end": "Ingen trekk kan snu et kort eller fullføre en rekke lenger: spillet kan ikke gå opp. Vil du avslutte det? Det teller som tapt.",
   "banner.face_up": "Alle kortene ligger med forsiden opp.",
