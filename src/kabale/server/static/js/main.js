@@ -200,8 +200,12 @@ function newGame(spec) {
   review.close();
   return enqueue(async () => {
     const cur = S.body;
+    // A chosen deal is looked for while the player waits (four-suit Spider: a second or
+    // more): said once it takes longer than a blink.
+    const chosen = spec.winnable || spec.grade;
+    const looking = chosen ? setTimeout(() => toast(t("new.looking")), 600) : 0;
     try {
-      const body = await api.newGame(spec);
+      const body = await newDeal(spec);
       // Only once the new deal is there does the game in progress count as given up (a
       // winnable or graded deal may not turn up in time).
       if (cur && cur.status === "playing" && cur.observation.moves_made > 0
@@ -219,8 +223,24 @@ function newGame(spec) {
       if (spec.deal_id) toast(t("reason.bad_deal", { deal: spec.deal_id }));
       else bubble(errorText(err), $("btn-new"));
       if (!S.body) show(await api.newGame({ variant: "klondike" }));
+    } finally {
+      clearTimeout(looking);
+      if (chosen) $("toast").hidden = true;
     }
   });
+}
+
+/** POST /api/games, asked again (up to three times, after the server's Retry-After) while
+ *  the server answers 503 busy: the search for a chosen deal waits for a free worker. */
+async function newDeal(spec) {
+  for (let tries = 0; ; tries++) {
+    try {
+      return await api.newGame(spec);
+    } catch (err) {
+      if (err.status !== 503 || err.code !== "busy" || tries >= 3) throw err;
+      await new Promise((done) => setTimeout(done, 1000 * (err.retryAfter || 2)));
+    }
+  }
 }
 
 // ---------------------------------------------------------------- giving up, looking back

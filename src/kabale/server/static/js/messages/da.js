@@ -292,6 +292,7 @@ export default {
   "banner.with_help": "(Med hjælp.)",
   "confirm.resign": "Vil du give dette spil op? Det tæller som tabt; bagefter kan du se tilbage på det med alle kort vendt.",
   "confirm.look_back": "Når du ser tilbage, vendes alle kort, så spillet slutter her og tæller som tabt. Se tilbage?",
+  "new.looking": "Leder efter en kabale, der kan gå op…",
   "new.deal": "Hvilken kabale",
   "new.kind.any": "Hvilken som helst",
   "new.kind.winnable": "Kun kabaler, der kan gå op (computeren har lagt dem op med alle kort synlige)",

@@ -189,6 +189,7 @@ export default {
   "new.seed.placeholder": "random",
   "new.seed.bad": "The deal number must be a whole number, not “{text}”.",
   "new.counts_lost": "The game in progress will count as lost.",
+  "new.looking": "Looking for a winnable deal…",
   "new.deal": "Deal",
   "new.kind.any": "Any deal",
   "new.kind.winnable": "Winnable deals only (the solver has won them with every card known)",

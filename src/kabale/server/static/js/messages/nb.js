@@ -292,6 +292,7 @@ export default {
   "banner.with_help": "(Med hjelp.)",
   "confirm.resign": "Vil du gi opp dette spillet? Det teller som tapt; etterpå kan du se tilbake på det med alle kortene snudd.",
   "confirm.look_back": "Når du ser tilbake, snus alle kortene, så spillet slutter her og teller som tapt. Se tilbake?",
+  "new.looking": "Leter etter en kabal som går opp…",
   "new.deal": "Hvilken kabal",
   "new.kind.any": "Hvilken som helst",
   "new.kind.winnable": "Bare kabaler som går opp (maskinen har lagt dem opp med alle kortene synlige)",
