@@ -33,6 +33,7 @@ from kabale.core.game import Game
 from kabale.server.advice import Advisor, position_seed
 from kabale.server.advice_api import _over, _playing, _think
 from kabale.server.handling import ApiError, game_error, read_json, service
+from kabale.server.moved import with_facts
 
 #: reviews that may wait or run at once, and finished ones kept
 QUEUE = 4
@@ -120,8 +121,11 @@ def _work(job: Job, game: Game, level: Effort, seed: int, closed: threading.Even
         with job.lock:
             job.error = str(exc)
         return
+    done = found.to_dict()
+    # what each move and each better move moved, for the page to say in words
+    done["decisions"] = with_facts(game, list(done["decisions"]))  # type: ignore[call-overload]
     with job.lock:
-        job.review = found.to_dict()
+        job.review = done
 
 
 def reviews(request: Request) -> Reviews:
