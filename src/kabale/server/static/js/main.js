@@ -19,7 +19,7 @@ import { explain } from "./reasons.js";
 import { createReview } from "./review.js";
 import { renderRules, rulesTabs, rulesUrl } from "./rules.js";
 import { animMs, applySettings, loadSettings, saveSettings, stillMotion } from "./settings.js";
-import { sound } from "./sound.js";
+import { moveSounds, sound } from "./sound.js";
 import { showStats, vegasBalance } from "./stats.js";
 import { highlightMove, movedFrom, pileElements, render, targets } from "./table.js";
 
@@ -94,7 +94,7 @@ function showMove(before, body) {
   S.held = null;
   show(body, { prefer: movedFrom(body.move) });
   say(announceMove(before, body.observation, body.move));
-  sound(body.move === "d" ? "deal" : "move", settings.sound);
+  moveSounds(before.observation, body.observation, body.move, settings.sound);
 }
 
 function refreshHud() { hud(S.body, settings, S.balance, S.timerAt); }
@@ -217,6 +217,7 @@ function newGame(spec) {
       ending.stopParty();
       S.held = null;
       show(body, { ms: animMs(settings), deal: true });
+      sound("shuffle", settings.sound);
       say(t("say.new", { name: variantName(body.observation.variant) }));
       refreshBalance();
     } catch (err) {
@@ -305,6 +306,7 @@ function playAgain(over) {
       ending.stopParty();
       S.held = null;
       show(body, { ms: animMs(settings), deal: true });
+      sound("shuffle", settings.sound);
       say(t("say.new", { name: variantName(body.observation.variant) }));
       (table.querySelector("[tabindex='0']") || $("btn-new")).focus();   // off the gone banner
     } catch (err) {
