@@ -238,7 +238,7 @@ def test_a_lost_game_looks_back_and_replays_from_the_move_that_lost(
     # The deal face up, just before the move that lost: no card back on the table but the
     # stock's, and the stock's cards listed.
     expect(page.locator("#review-step")).to_have_text(
-        "After move 4 of 24, every card face up. Next: A draw from the stock.")
+        f"After move 4 of 24, every card face up. Next: The {drew} drawn")
     settle(page)
     assert page.locator("#table .card.back:not([data-pile='d'])").count() == 0
     assert page.locator("#table .stock-strip .chip").count() == 20

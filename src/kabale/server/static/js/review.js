@@ -89,8 +89,11 @@ export function createReview(ctx) {
       : R.better ? t("grades.showing_better", { n: number(R.at + 1), best: bestWords(R.picked) })
       : (R.at === 0 ? t("review.start") : t("review.step", { n: number(R.at), total: number(total) }));
     const next = R.line ? R.pm.line_before[R.line] : R.moves[R.at];
+    // the next move in words: what it moves (the facts), else read off the table
+    const facts = R.line ? R.lineFacts[R.line] : R.facts[R.at];
+    const nextWords = facts ? factWords(facts, true) : inWords(R.obs, next);
     $("review-step").textContent = next
-      ? `${where}. ${t("review.next", { move: inWords(R.obs, next) })}` : where;
+      ? `${where}. ${t("review.next", { move: nextWords })}` : where;
     say($("review-step").textContent);
     $("review-replay").textContent = R.line ? t("btn.replay_line") : t("btn.replay");
     markGrade();
