@@ -67,6 +67,9 @@ def test_longest_columns_fit_with_every_corner_showing(server: LiveServer, brows
 
 def test_cards_grow_on_large_screens_and_in_large_print(server: LiveServer, browser: Browser,
                                                         stored: dict[str, str]) -> None:
+    # Large print takes the largest corner index that leaves the cards as wide as plain print
+    # has them (issue 48: it shrank a laptop's Klondike cards from 110 to 85 px): on a large
+    # screen the index grows; where the longest column fills the height, it cannot.
     sizes = {}
     for width, height in [(1366, 657), (1920, 1080), (2560, 1440)]:
         context, page = new_page(browser, width, height)
@@ -79,7 +82,10 @@ def test_cards_grow_on_large_screens_and_in_large_print(server: LiveServer, brow
         open_game(page, f"{server.url}/?game={stored['klondike']}")
         large = page.evaluate("getComputedStyle(document.querySelector('#table .card[data-code]"
                               " .idx')).fontSize")
-        assert float(large[:-2]) > float(font[:-2]) * 1.15, (width, font, large)
+        assert float(large[:-2]) >= float(font[:-2]), (width, font, large)
+        if width == 2560:
+            assert float(large[:-2]) > float(font[:-2]) * 1.1, (width, font, large)
+        assert geometry(page)["cw"] >= sizes[width], (width, sizes[width], geometry(page)["cw"])
         check_fits(geometry(page), f"large print at {width}")
         context.close()
     assert sizes[1366] < sizes[1920] < sizes[2560]

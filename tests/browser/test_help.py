@@ -221,16 +221,24 @@ def test_a_lost_game_looks_back_and_replays_from_the_move_that_lost(
     page.click("#btn-look-back")
     page.wait_for_selector("#review-moves li")
     expect(page.locator("#review-summary")).to_contain_text("this deal could be won")
-    # the move that lost, in words (issue 48), once its position is on the table
+    # the move that lost, in words (issue 48): the card it drew
+    fifth = kabale.Game.from_deal_id("klondike:passes=1#11")
+    for _ in range(5):
+        fifth.play("d")
+    drew = card_words(str(fifth.state.waste[-1]))
     expect(page.locator("#review-summary")).to_contain_text(
-        "lost with move 5: A draw from the stock.")
+        f"lost with move 5: The {drew} drawn")
     lost = page.locator("#review-moves li.lost")
     expect(lost).to_have_count(1)
     assert lost.get_attribute("data-after") == "5"
+    # every move listed in words, none in notation (issue 48: "17. w>3")
+    listed = page.locator("#review-moves li button").all_inner_texts()
+    assert len(listed) == 24 and listed[4] == f"5. The {drew} drawn", listed[:6]
+    assert not any(re.search(r"[0-9wf]>|>[0-9f]|^\d+\. d$", item) for item in listed), listed
     # The deal face up, just before the move that lost: no card back on the table but the
     # stock's, and the stock's cards listed.
     expect(page.locator("#review-step")).to_have_text(
-        "After move 4 of 24, every card face up. Next: A draw from the stock.")
+        f"After move 4 of 24, every card face up. Next: The {drew} drawn")
     settle(page)
     assert page.locator("#table .card.back:not([data-pile='d'])").count() == 0
     assert page.locator("#table .stock-strip .chip").count() == 20
@@ -241,6 +249,10 @@ def test_a_lost_game_looks_back_and_replays_from_the_move_that_lost(
     expect(page.locator("#review-step")).to_contain_text("Winning line: move 2 of")
     step = page.locator("#review-step").inner_text()
     assert "Next: " in step and not re.search(r"[0-9wf]>|>[0-9f]", step), step   # words
+    line = page.locator("#review-line li button").all_inner_texts()
+    assert line and not any(re.search(r"[0-9wf]>|>[0-9f]", item) for item in line), line
+    assert all(" onto the " in item or " to " in item or item.endswith(" drawn")
+               or "turned over" in item for item in line), line
     # Back to the game's moves, then replay from just before the fatal move.
     page.locator("#review-moves li.lost button").click()
     expect(page.locator("#review-step")).to_contain_text("After move 5 of 24, every card face up")
@@ -255,6 +267,17 @@ def test_a_lost_game_looks_back_and_replays_from_the_move_that_lost(
     expect(page.locator("#deal-tags")).to_contain_text("replay")
     assert not page.errors  # type: ignore[attr-defined]
     context.close()
+
+
+RANK_WORDS = dict(zip("A23456789TJQK", ["ace", "two", "three", "four", "five", "six", "seven",
+                                         "eight", "nine", "ten", "jack", "queen", "king"],
+                      strict=True))
+SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+
+
+def card_words(code: str) -> str:
+    """A card as the English page names it: "nine of hearts"."""
+    return f"{RANK_WORDS[code[0]]} of {SUIT_WORDS[code[1]]}"
 
 
 def one_move_from_winning() -> kabale.Game:

@@ -109,3 +109,47 @@ def test_summarize_streaks_and_bests() -> None:
     assert stats["avg_time"] == round(sum(100.0 - i for i in (0, 1, 3, 4, 5, 7)) / 6, 1)
     assert stats["total_score"] == 280
     assert summarize("spider", [])["avg_moves"] is None
+
+
+def test_a_loss_counts_when_the_game_is_lost_not_when_the_next_starts(tmp_path: Path) -> None:
+    # Issue 48: with no move left the game was counted only once the next game gave it up.
+    app = create_app(str(tmp_path / "k.db"))
+    with local_client(app, raise_server_exceptions=True) as client:
+        gid = client.post("/api/games", json={"variant": "klondike:draw=3,passes=1",
+                                              "seed": 12}).json()["id"]
+        for _ in range(8):   # the stock drawn through once: nothing can move any more
+            body = client.post(f"/api/games/{gid}/moves", json={"move": "d"}).json()
+        assert body["observation"]["outcome"] == "lost" and body["can_undo"]
+        stats = client.get("/api/stats").json()
+        assert stats["all"]["played"] == 1 and stats["all"]["recent"][0]["result"] == "lost"
+        assert [s["variant"] for s in stats["variants"]] == ["klondike:draw=3,passes=1"]
+        # An undo takes the game back into play, and the loss with it; lost again, it counts
+        # once, and giving it up then changes nothing in the count.
+        assert client.post(f"/api/games/{gid}/undo").status_code == 200
+        assert client.get("/api/stats").json()["all"]["played"] == 0
+        assert client.post(f"/api/games/{gid}/redo").status_code == 200
+        assert client.get("/api/stats").json()["all"]["played"] == 1
+        assert client.post(f"/api/games/{gid}/resign").json()["status"] == "lost"
+        stats = client.get("/api/stats").json()["all"]
+        assert (stats["played"], stats["won"], stats["current_streak"]) == (1, 0, 0)
+
+
+def test_a_demo_win_sets_no_record_and_no_rank(tmp_path: Path) -> None:
+    # Issue 48: a demo's win in 0:02 was the best time, and the banner ranked it.
+    app = create_app(str(tmp_path / "k.db"), effort="quick")
+    store = app.state.games.store
+    own = one_move_from_winning()
+    own.play("1>f")
+    store.add("own", own)
+    store.save("own", own, "won", 300.0)          # won alone in five minutes
+    store.add("demo", one_move_from_winning())
+    with local_client(app, raise_server_exceptions=True) as client:
+        before = client.get("/api/stats", params={"variant": "klondike"}).json()["variants"][0]
+        demo = client.post("/api/games/demo/bot").json()
+        assert demo["status"] == "won" and demo["assisted"] is True and demo["rank"] is None
+        after = client.get("/api/stats", params={"variant": "klondike"}).json()["variants"][0]
+    assert (after["played"], after["won"], after["won_unassisted"]) == (2, 2, 1)
+    assert before["best_time"] == before["avg_time"] == 300.0
+    for key in ("best_time", "best_score", "current_streak", "best_streak", "avg_time",
+                "avg_moves", "avg_score"):
+        assert after[key] == before[key], key

@@ -98,6 +98,50 @@ def test_statistics_and_ranks_are_per_player(opener: Opener) -> None:
     assert store.stats("klondike", player="p-b")["played"] == 1
 
 
+def lost_position() -> kabale.Game:
+    """Deal 12 of draw 3 with one pass: after drawing the stock through, nothing can move."""
+    game = kabale.Game.from_deal_id("klondike:draw=3,passes=1#12")
+    for _ in range(8):
+        game.play("d")
+    assert game.outcome == "lost" and game.can_undo
+    return game
+
+
+def test_a_loss_counts_when_it_happens_and_an_undo_takes_it_back(opener: Opener) -> None:
+    # Issue 48: a lost game was counted only when the next game started (given up then).
+    store = opener()
+    game = lost_position()
+    variant = str(game.variant)
+    store.add("g", game, player="p-a")
+    store.save("g", game, "playing", 30.0)
+    stats = store.stats(variant, player="p-a")
+    assert (stats["played"], stats["won"]) == (1, 0)
+    assert stats["recent"][0]["result"] == "lost" and stats["recent"][0]["moves"] == 8
+    assert store.variants_played("p-a") == [variant]
+    assert store.stats_all("p-a")["played"] == 1
+    assert store.load("g").status == "playing"      # still undoable: not given up
+    game.undo()
+    store.save("g", game, "playing", 31.0)
+    assert store.stats(variant, player="p-a")["played"] == 0
+    game.redo()
+    store.save("g", game, "playing", 32.0)
+    store.save("g", game, "lost", 33.0)             # given up: counted once, still lost
+    stats = store.stats(variant, player="p-a")
+    assert (stats["played"], stats["recent"][0]["result"]) == (1, "lost")
+
+
+def test_forgetting_statistics_forgets_a_loss_still_on_the_table(opener: Opener) -> None:
+    store = opener()
+    game = lost_position()
+    store.add("g", game, player="p-a")
+    store.save("g", game, "playing", 30.0)
+    assert store.reset_stats(str(game.variant), "p-a") == 0    # the game itself is kept
+    assert store.stats(str(game.variant), player="p-a")["played"] == 0
+    assert store.load("g").game.moves_made == 8
+    store.save("g", game, "lost", 31.0)
+    assert store.stats(str(game.variant), player="p-a")["played"] == 1
+
+
 def test_players_tokens_transfer_and_delete(opener: Opener) -> None:
     store = opener()
     player, token = new_player(store)

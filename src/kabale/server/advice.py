@@ -41,7 +41,7 @@ from kabale.core.errors import KabaleError
 from kabale.core.game import Game
 from kabale.core.persist import state_digest
 from kabale.core.variants import Variant
-from kabale.server.deals import SEARCH_SECONDS, DealInfo, bands, find_deal
+from kabale.server.deals import SEARCH_SECONDS, DealInfo, NoDealFoundError, bands, find_deal
 from kabale.server.jobs import BusyError, JobLostError, JobTimeoutError, Lane, Progress
 from kabale.server.jobservice import (
     Backend,
@@ -53,6 +53,7 @@ from kabale.server.jobservice import (
     Owner,
     TooManyJobsError,
 )
+from kabale.server.moved import with_facts
 from kabale.storage.db import LOCAL_PLAYER
 
 __all__ = ["Advisor", "BusyError", "JobCancelledError", "JobLostError", "JobTimeoutError",
@@ -77,6 +78,11 @@ CAP_SECONDS: Mapping[str, float] = {"hint": 30.0, "chance": 30.0, "bot": 30.0,
                                     "postmortem": 60.0, "daily": 60.0, "review": 300.0}
 #: what a search for a deal may take past the time it is given to look (seconds)
 SEARCH_MARGIN = 30.0
+#: how long a request for a chosen deal looks on when its first look (``search_seconds``)
+#: found none (seconds): four-suit Spider's solver wins one random deal in three within its
+#: budget and spends about half a second on each other one, so a 2 s first look came back
+#: empty for one first request in six or so (503 no_deal, measured on `kabale play`)
+PATIENCE_SECONDS = 20.0
 
 #: the server's advisor budget: a level's name, or an Effort for each family
 EffortSetting = str | Mapping[str, Effort]
@@ -295,12 +301,23 @@ class Advisor:
         found = self._stash.pop(key, None)
         try:
             if found is None:
-                found = await self.jobs.run(
-                    "search", find_deal, variant, grade, self.search_seconds,
-                    seconds=self.search_seconds + SEARCH_MARGIN)
+                found = await self._look(variant, grade)
         finally:
             self._refill(key, variant, grade)
         return found
+
+    async def _look(self, variant: Variant, grade: str | None) -> tuple[int, DealInfo]:
+        """A deal looked for while the player waits: ``search_seconds``, and when that
+        found none (a kind that is slow to find, on the first ask of it, with nothing found
+        ahead yet), on for PATIENCE_SECONDS more, rather than answering "none in time" to
+        a player whose deal is most likely a second away; NoDealFoundError after both."""
+        try:
+            return await self.jobs.run("search", find_deal, variant, grade,
+                                       self.search_seconds,
+                                       seconds=self.search_seconds + SEARCH_MARGIN)
+        except NoDealFoundError:
+            return await self.jobs.run("search", find_deal, variant, grade, PATIENCE_SECONDS,
+                                       seconds=PATIENCE_SECONDS + SEARCH_MARGIN)
 
     def ahead(self, variant: Variant, grade: str | None) -> bool:
         """Is a deal of this kind found ahead and waiting?"""
@@ -361,8 +378,11 @@ def _chance(game: Game, level: Effort, seed: int) -> Chance:
 
 def _review(game: Game, level: Effort, seed: int, progress: Progress) -> dict[str, Any]:
     """The review of a finished game with the true deal's verdicts, as its JSON object (run
-    in a worker)."""
-    return review_game(game, level, seed, progress=progress, with_deal=True).to_dict()
+    in a worker), each decision with what its move and its better move moved
+    (``move_facts``, ``best_facts``) for the page to say in words."""
+    done = review_game(game, level, seed, progress=progress, with_deal=True).to_dict()
+    done["decisions"] = with_facts(game, list(done["decisions"]))  # type: ignore[call-overload]
+    return done
 
 
 #: the demo bots of this worker process, by game id (the newest last)

@@ -45,6 +45,7 @@ from kabale.server.handling import (
     service,
 )
 from kabale.server.jobs_api import player_key, refusal
+from kabale.server.moved import game_facts, line_facts
 from kabale.storage.db import GameStore, StorageError
 from kabale.storage.secret import daily_played, daily_was_shown
 
@@ -250,13 +251,18 @@ def open_observation(game: Game) -> dict[str, Any]:
 
 async def postmortem(request: Request) -> Response:
     """``GET /api/games/{id}/postmortem`` (409 while playing): was the deal winnable, the
-    move that lost the win, a winning line from just before it, and the game's moves."""
+    move that lost the win, a winning line from just before it, and the game's moves, with
+    what each of them and of the line moved (server.moved), for the page to say in words."""
     await read_json(request)
     entry = _over(request)
     found = await _think(request, _advisor(request).postmortem(entry.id, entry.game,
                                                                      player_key(request)))
-    return JSONResponse({"id": entry.id, "deal_id": entry.game.deal_id,
-                         "moves": [str(m) for m in entry.game.history],
+    game = entry.game
+    at = found.lost_at if found.lost_at is not None else game.moves_made
+    return JSONResponse({"id": entry.id, "deal_id": game.deal_id,
+                         "moves": [str(m) for m in game.history],
+                         "facts": game_facts(game),
+                         "line_facts": line_facts(game, at, found.line_before),
                          "postmortem": found.to_dict()})
 
 

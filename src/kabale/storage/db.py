@@ -47,6 +47,11 @@ __all__ = ["LOCAL_PLAYER", "SCHEMA_VERSION", "GameNotFoundError", "GameStore",
 
 FINISHED = ("won", "lost")
 STATUSES = ("playing", *FINISHED)
+#: the rows the statistics count: games won or given up, and games in play whose position is
+#: lost (``finished`` stamped by :meth:`GameStore.save`; an undo takes the stamp back)
+ENDED = "(status IN ('won', 'lost') OR finished IS NOT NULL)"
+#: a counted row's result: a game in play that is counted is lost
+RESULT = "CASE WHEN status='won' THEN 'won' ELSE 'lost' END AS status"
 
 class GameNotFoundError(KabaleError):
     """No stored game has the requested id."""
@@ -359,12 +364,16 @@ class GameStore:
     def save(self, game_id: str, game: Game, status: str, elapsed: float,
              now: float | None = None, rev: int | None = None) -> int:
         """Write the game's current state; ``status`` won/lost also stamps the finish time.
-        With ``rev``, only over that revision (StaleGameError otherwise: another process
-        wrote the game since this copy was read). Returns the new revision."""
+        So does a game in play whose position is lost (``Game.outcome``; it can still be
+        undone): the statistics count it as lost from the move that lost it, not only once
+        it is given up, until an undo takes it back into play (the stamp goes with the next
+        save). With ``rev``, only over that revision (StaleGameError otherwise: another
+        process wrote the game since this copy was read). Returns the new revision."""
         if status not in STATUSES:
             raise KabaleError(f"bad game status {status!r}; valid: {', '.join(STATUSES)}")
         now = time.time() if now is None else now
-        finished = now if status in FINISHED else None
+        ended = status in FINISHED or game.outcome == "lost"
+        finished = now if ended else None
         return self._bump(
             game_id, rev, "save=?, status=?, finished=?, updated=?, score=?, moves=?, elapsed=?",
             (game.to_json(), status, finished, now, game.score, game.moves_made,
@@ -408,20 +417,21 @@ class GameStore:
     # -- statistics ----------------------------------------------------------------------
 
     def variants_played(self, player: str = LOCAL_PLAYER) -> list[str]:
-        """Every variant ``player`` finished a game of, most played first."""
+        """Every variant ``player`` finished a game of (or lost one still on the table),
+        most played first."""
         with self._reading() as conn:
             rows = conn.execute(
-                "SELECT variant FROM games WHERE player=? AND status IN ('won', 'lost')"
+                f"SELECT variant FROM games WHERE player=? AND {ENDED}"
                 " GROUP BY variant ORDER BY COUNT(*) DESC, variant", (player,)
             ).fetchall()
         return [row[0] for row in rows]
 
     def _finished(self, variant: str | None, player: str) -> list[dict[str, Any]]:
         """``player``'s finished games of ``variant`` (of every variant when None), oldest
-        first."""
-        sql = "SELECT id, deal_id, status, finished, score, moves, elapsed, assisted, daily"
+        first; a game in play whose position is lost is one of them, lost (see save)."""
+        sql = f"SELECT id, deal_id, {RESULT}, finished, score, moves, elapsed, assisted, daily"
         sql += " FROM games"
-        sql += " WHERE player=? AND status IN ('won', 'lost')"
+        sql += f" WHERE player=? AND {ENDED}"
         args: tuple[str, ...] = (player,)
         if variant is not None:
             sql += " AND variant=?"
@@ -466,13 +476,17 @@ class GameStore:
 
     def reset_stats(self, variant: str | None = None, player: str = LOCAL_PLAYER) -> int:
         """Forget ``player``'s finished games of ``variant`` (of every variant when None), so
-        that its statistics start again; games in progress are kept. Returns how many were
-        removed."""
+        that its statistics start again; games in progress are kept (one whose position is
+        lost no longer counts: it counts again if it is given up or lost once more).
+        Returns how many were removed."""
         sql = "DELETE FROM games WHERE player=? AND status IN ('won', 'lost')"
+        keep = "UPDATE games SET finished=NULL WHERE player=? AND status='playing'"
         args: tuple[str, ...] = (player,)
         if variant is not None:
             sql += " AND variant=?"
+            keep += " AND variant=?"
             args = (player, variant)
         with self._tx() as conn:
             removed: int = conn.execute(sql, args).rowcount
+            conn.execute(keep, args)
         return removed

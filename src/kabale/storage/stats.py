@@ -20,13 +20,15 @@ def _mean(values: list[float]) -> float | None:
 
 def summarize(variant: str | None, results: list[dict[str, Any]]) -> dict[str, Any]:
     """Played, won (and won without help), win %, streaks, bests, averages (moves and score
-    over every game, time over the won ones), the sum of the scores (Vegas: the running
-    balance) and recent results, from finished games, oldest first.
+    over the games played without help, time over the ones won without help), the sum of
+    the scores (Vegas: the running balance, every game) and recent results, from finished
+    games, oldest first.
 
-    The records (streaks, best time, best score) are the player's own: a game played with
-    help (a hint, the bot's demo, a replay, its number revealed) proves nothing about the
-    player, so it neither sets a best nor adds to a streak; a win with help does not break a
-    streak either (it is no loss)."""
+    The records (streaks, best time, best score) and the averages are the player's own: a
+    game played with help (a hint, the bot's demo, a replay, its number revealed) proves
+    nothing about the player, so it neither sets a best, moves an average nor adds to a
+    streak (a demo's win in 0:02 would halve the average time); a win with help does not
+    break a streak either (it is no loss)."""
     won = [r for r in results if r["status"] == "won"]
     alone = [r for r in won if not r.get("assisted")]
     own = [r for r in results if not r.get("assisted")]
@@ -48,9 +50,9 @@ def summarize(variant: str | None, results: list[dict[str, Any]]) -> dict[str, A
         "best_streak": best_streak,
         "best_time": min((r["elapsed"] for r in alone), default=None),
         "best_score": max((r["score"] for r in own), default=None),
-        "avg_moves": _mean([r["moves"] for r in results]),
-        "avg_score": _mean([r["score"] for r in results]),
-        "avg_time": _mean([r["elapsed"] for r in won]),
+        "avg_moves": _mean([r["moves"] for r in own]),
+        "avg_score": _mean([r["score"] for r in own]),
+        "avg_time": _mean([r["elapsed"] for r in alone]),
         "total_score": sum(r["score"] for r in results),
         "recent": [
             {"result": r["status"], "score": r["score"], "moves": r["moves"],

@@ -15,8 +15,11 @@ export const SUIT_PATHS = {
   C: "M50 6a19 19 0 0 0-16 29 19 19 0 1 0 8 34l-6 25h28l-6-25a19 19 0 1 0 8-34A19 19 0 0 0 50 6z",
 };
 export const RANK_TEXT = { A: "A", T: "10", J: "J", Q: "Q", K: "K" };
-export const BACKS = ["blue", "red", "green", "black"];
-const BACK_COLOURS = { blue: "#1f4f8f", red: "#9b1c2e", green: "#17603f", black: "#23232b" };
+export const BACKS = ["blue", "red", "green", "black", "purple", "teal", "royal"];
+const BACK_COLOURS = { blue: "#1f4f8f", red: "#9b1c2e", green: "#17603f", black: "#23232b",
+  purple: "#5b2a86", teal: "#0f6b73", royal: "#16264f" };
+/** The lines of a back's pattern: gold on the dark ones, white on the others. */
+const GOLD = new Set(["black", "royal"]);
 
 // Pip centres on a 200 x 280 card for ranks 2..10 (kept clear of the corner index).
 const L = 66, M = 100, R = 134;
@@ -68,7 +71,7 @@ function faceSymbol(code) {
 
 function backSymbol(name) {
   const colour = BACK_COLOURS[name] || BACK_COLOURS.blue;
-  const line = name === "black" ? "#d9b44a" : "#ffffff";
+  const line = GOLD.has(name) ? "#d9b44a" : "#ffffff";
   return `<symbol id="back" viewBox="0 0 200 280">`
     + `<rect x="0" y="0" width="200" height="280" rx="14" fill="#fbf8f0"/>`
     + `<rect x="10" y="10" width="180" height="260" rx="9" fill="${colour}"/>`
@@ -81,7 +84,7 @@ function backSymbol(name) {
 }
 
 function lattice(name) {
-  const line = name === "black" ? "#d9b44a" : "#ffffff";
+  const line = GOLD.has(name) ? "#d9b44a" : "#ffffff";
   return `<pattern id="back-lattice" width="20" height="20" patternUnits="userSpaceOnUse">`
     + `<path d="M10 0 20 10 10 20 0 10z" fill="none" stroke="${line}" stroke-opacity=".35"`
     + ` stroke-width="2"/><circle cx="10" cy="10" r="2.2" fill="${line}" fill-opacity=".45"/>`

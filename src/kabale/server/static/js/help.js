@@ -4,7 +4,7 @@
 // holding the move up, and the demo, in which the bot plays the game on screen, move by move,
 // until it is stopped.
 
-import { api } from "./api.js";
+import { api, ApiError } from "./api.js";
 import { deadEnd } from "./deadend.js";
 import { bubble, say, toast } from "./feedback.js";
 import { percent, t } from "./i18n.js";
@@ -26,6 +26,23 @@ function anchorOf(table, body, text) {
   if (m.source === "d") return table.querySelector('.pile[data-pile="d"] [tabindex]') || $("btn-hint");
   const els = pileElements(table, m.source);
   return els[els.length - Math.max(m.count, 1)] || $("btn-hint");
+}
+
+/** `ask()`, asked again (twice at most, after the server's Retry-After) while the advisor
+ *  answers that it is busy or the player has too many questions out: a question the player
+ *  asked is answered when a worker is free, not refused (`signal` stops the waiting). */
+async function askAgain(ask, signal) {
+  for (let tries = 0; ; tries++) {
+    try {
+      return await ask();
+    } catch (err) {
+      const busy = (err.status === 503 && (err.code === "busy" || err.code === "worker_lost"))
+        || err.status === 429;
+      if (!busy || tries >= 2) throw err;
+      await new Promise((done) => setTimeout(done, 1000 * (err.retryAfter || 1)));
+      if (signal.aborted) throw new ApiError(0, "aborted", "aborted");
+    }
+  }
 }
 
 export function createHelp(ctx) {
@@ -90,7 +107,7 @@ export function createHelp(ctx) {
     $("btn-hint").title = t("hint.cancel");
     say(t("hint.thinking"));
     try {
-      const got = await api.hint(body.id, hint.asking.signal);
+      const got = await askAgain(() => api.hint(body.id, hint.asking.signal), hint.asking.signal);
       if (ctx.serial() !== serial) return;   // the game moved on while the advisor thought
       body.assisted = true;
       ctx.refreshHud();

@@ -17,11 +17,16 @@ const MAX_CW = 240;
 export const FLOOR_CW = 28;
 const SIDE_BONUS = 1.06;   // "side" must win clearly: "top" is the layout players expect
 
+/** The corner index's share of the card's width: in plain print, and at most in large print. */
+const SHARE = 0.22, LARGE_SHARE = 0.34;
+
 /** The corner index of a card `cw` wide: font size, padding, arrangement and the strip
- *  (from the card's top edge) that must stay visible for rank and suit to show. */
+ *  (from the card's top edge) that must stay visible for rank and suit to show. `large` is
+ *  large print (true: the most it takes), or the index's share of the card's width. */
 export function indexMetrics(cw, large = false, minFont = large ? 15 : 11) {
-  let font = large ? Math.max(cw * 0.34, minFont) : Math.max(cw * 0.22, minFont);
-  font = Math.min(font, cw * (large ? 0.52 : 0.42));
+  const share = large === true ? LARGE_SHARE : large === false ? SHARE : large;
+  let font = Math.max(cw * share, minFont);
+  font = Math.min(font, cw * (0.42 + (share - SHARE) * (0.1 / (LARGE_SHARE - SHARE))));
   const pad = Math.max(1.5, cw * 0.045);
   const inline = pad + 2.15 * font <= cw * 0.97;   // "10" and its suit side by side
   if (!inline) font = Math.min(font, (cw - 2 * pad) / 1.3);
@@ -291,7 +296,39 @@ function again(obs, f, width, height, keep) {
   return L;
 }
 
+/** The layout of a game just dealt (or of a window that changed). Large print takes the
+ *  largest corner index that leaves the cards as wide as plain print has them: a bigger index
+ *  needs a taller strip of each covered card, so on a laptop, where the planned longest column
+ *  fills the height, the full large index shrank Klondike's cards from 110 to 85 px. Where the
+ *  width bounds the cards (a phone) the index grows freely; where the height does, it grows as
+ *  far as the plan leaves room. */
 function fresh(obs, f, width, height, large) {
+  const plain = fit(obs, f, width, height, false);
+  if (!large || plain.tall) return plain;
+  // the same arrangement at the same card width, with the index at `share` of it
+  const at = (share, minFont) => {
+    const L = ARRANGE[plain.mode](obs, f, width, height, plain.cw, share, minFont);
+    return L ? Object.assign(L, { big: share, minFont }) : null;
+  };
+  for (const minFont of [15, 12]) {
+    let found = at(LARGE_SHARE, minFont);
+    if (found) return found;
+    let lo = SHARE, hi = LARGE_SHARE;
+    found = at(lo, minFont);
+    if (!found) continue;
+    while (hi - lo > 0.005) {
+      const mid = (lo + hi) / 2;
+      const L = at(mid, minFont);
+      if (L) { found = L; lo = mid; } else hi = mid;
+    }
+    return found;
+  }
+  return plain;
+}
+
+/** The largest cards for `large` print (true, or false: plain), the minimum index font
+ *  lowered (and large print given up) before the cards fall under the readable floor. */
+function fit(obs, f, width, height, large) {
   const tries = [[large, large ? 15 : 11], [large, large ? 12 : 9]];
   if (large) tries.push([false, 11], [false, 9]);
   let L = null;

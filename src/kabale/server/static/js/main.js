@@ -19,7 +19,7 @@ import { explain } from "./reasons.js";
 import { createReview } from "./review.js";
 import { renderRules, rulesTabs, rulesUrl } from "./rules.js";
 import { animMs, applySettings, loadSettings, saveSettings, stillMotion } from "./settings.js";
-import { sound } from "./sound.js";
+import { moveSounds, sound } from "./sound.js";
 import { showStats, vegasBalance } from "./stats.js";
 import { highlightMove, movedFrom, pileElements, render, targets } from "./table.js";
 
@@ -94,7 +94,7 @@ function showMove(before, body) {
   S.held = null;
   show(body, { prefer: movedFrom(body.move) });
   say(announceMove(before, body.observation, body.move));
-  sound(body.move === "d" ? "deal" : "move", settings.sound);
+  moveSounds(before.observation, body.observation, body.move, settings.sound);
 }
 
 function refreshHud() { hud(S.body, settings, S.balance, S.timerAt); }
@@ -200,8 +200,12 @@ function newGame(spec) {
   review.close();
   return enqueue(async () => {
     const cur = S.body;
+    // A chosen deal is looked for while the player waits (four-suit Spider: a second or
+    // more): said once it takes longer than a blink.
+    const chosen = spec.winnable || spec.grade;
+    const looking = chosen ? setTimeout(() => toast(t("new.looking")), 600) : 0;
     try {
-      const body = await api.newGame(spec);
+      const body = await newDeal(spec);
       // Only once the new deal is there does the game in progress count as given up (a
       // winnable or graded deal may not turn up in time).
       if (cur && cur.status === "playing" && cur.observation.moves_made > 0
@@ -213,14 +217,31 @@ function newGame(spec) {
       ending.stopParty();
       S.held = null;
       show(body, { ms: animMs(settings), deal: true });
+      sound("shuffle", settings.sound);
       say(t("say.new", { name: variantName(body.observation.variant) }));
       refreshBalance();
     } catch (err) {
       if (spec.deal_id) toast(t("reason.bad_deal", { deal: spec.deal_id }));
       else bubble(errorText(err), $("btn-new"));
       if (!S.body) show(await api.newGame({ variant: "klondike" }));
+    } finally {
+      clearTimeout(looking);
+      if (chosen) $("toast").hidden = true;
     }
   });
+}
+
+/** POST /api/games, asked again (up to three times, after the server's Retry-After) while
+ *  the server answers 503 busy: the search for a chosen deal waits for a free worker. */
+async function newDeal(spec) {
+  for (let tries = 0; ; tries++) {
+    try {
+      return await api.newGame(spec);
+    } catch (err) {
+      if (err.status !== 503 || err.code !== "busy" || tries >= 3) throw err;
+      await new Promise((done) => setTimeout(done, 1000 * (err.retryAfter || 2)));
+    }
+  }
 }
 
 // ---------------------------------------------------------------- giving up, looking back
@@ -285,6 +306,7 @@ function playAgain(over) {
       ending.stopParty();
       S.held = null;
       show(body, { ms: animMs(settings), deal: true });
+      sound("shuffle", settings.sound);
       say(t("say.new", { name: variantName(body.observation.variant) }));
       (table.querySelector("[tabindex='0']") || $("btn-new")).focus();   // off the gone banner
     } catch (err) {

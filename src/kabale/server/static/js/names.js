@@ -145,3 +145,16 @@ export function announceMove(beforeBody, afterObs, text) {
   const main = text === "d" ? cap(stockWords(before, afterObs)) : moveWords(beforeBody, text);
   return [main, ...consequences(before, afterObs)].join(" ");
 }
+
+/** A move of a finished game in words, from what it moved (the server's facts: docs/api.md,
+ *  the post-mortem): "the nine of hearts onto the ten of spades" (`cap`: "The nine..."). */
+export function factWords(f, capital = false) {
+  const said = (text) => (capital ? cap(text) : text);
+  if (!f) return "";
+  if (f.stock === "draw") return said(t("moved.draw", { cards: f.cards.map(cardName).join(", ") }));
+  if (f.stock === "turn" || f.stock === "deal") return said(t(`moved.${f.stock}`));
+  const card = cardName(f.card);
+  const what = f.count > 1 ? t("moved.run", { card, n: f.count - 1 }) : t("moved.card", { card });
+  if (f.onto) return said(t("moved.onto", { what, card: cardName(f.onto) }));
+  return said(t(f.to === "f" ? "moved.home" : "moved.empty", { what }));
+}

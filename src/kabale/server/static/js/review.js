@@ -11,7 +11,7 @@ import { h } from "./dialogs.js";
 import { bubble, say } from "./feedback.js";
 import { number, percent, t } from "./i18n.js";
 import { familyOf } from "./moves.js";
-import { moveWords } from "./names.js";
+import { factWords, moveWords } from "./names.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -41,8 +41,16 @@ export function summary(pm, moves, lostWords = null) {
 export function createReview(ctx) {
   // at: the game's moves shown; line: the winning line's moves shown after `lineFrom`
   // grades: the review once worked out; picked: the decision shown; better: its better move on
+  // facts, lineFacts: what each move of the game and of the line moved (words, not notation)
   const R = { open: false, id: null, moves: [], pm: null, at: 0, line: 0, obs: null, seq: 0,
-    grades: null, picked: null, better: false };
+    grades: null, picked: null, better: false, facts: [], lineFacts: [] };
+
+  /** Move i of the game (or of the winning line) in words; its notation only if the server
+   *  sent no facts for it. */
+  function said(i, line = false, capital = true) {
+    const f = (line ? R.lineFacts : R.facts)[i];
+    return f ? factWords(f, capital) : (line ? R.pm.line_before : R.moves)[i];
+  }
 
   function lineFrom() { return R.pm.lost_at !== null ? R.pm.lost_at : R.moves.length; }
 
@@ -78,15 +86,14 @@ export function createReview(ctx) {
     const total = R.moves.length;
     const where = R.line
       ? t("review.line_step", { n: number(R.line), total: number(R.pm.line_before.length) })
-      : R.better ? t("grades.showing_better", { n: number(R.at + 1), best: R.picked.best })
+      : R.better ? t("grades.showing_better", { n: number(R.at + 1), best: bestWords(R.picked) })
       : (R.at === 0 ? t("review.start") : t("review.step", { n: number(R.at), total: number(total) }));
     const next = R.line ? R.pm.line_before[R.line] : R.moves[R.at];
+    // the next move in words: what it moves (the facts), else read off the table
+    const facts = R.line ? R.lineFacts[R.line] : R.facts[R.at];
+    const nextWords = facts ? factWords(facts, true) : inWords(R.obs, next);
     $("review-step").textContent = next
-      ? `${where}. ${t("review.next", { move: inWords(R.obs, next) })}` : where;
-    // The verdict names the move that lost in words once its position is on the table.
-    if (!R.line && R.pm.lost_at !== null && R.at === R.pm.lost_at) {
-      $("review-summary").textContent = summary(R.pm, R.moves, inWords(R.obs, R.moves[R.at]));
-    }
+      ? `${where}. ${t("review.next", { move: nextWords })}` : where;
     say($("review-step").textContent);
     $("review-replay").textContent = R.line ? t("btn.replay_line") : t("btn.replay");
     markGrade();
@@ -96,6 +103,10 @@ export function createReview(ctx) {
   function gradeName(grade) { return t(`grades.name.${grade}`); }
 
   function signed(share) { return (share > 0 ? "+" : "") + percent(share); }
+
+  /** A decision's move and its better move, in words. */
+  function moveOf(d) { return d.move_facts ? factWords(d.move_facts) : d.move; }
+  function bestWords(d) { return d.best_facts ? factWords(d.best_facts) : d.best; }
 
   /** The strip's cell of the decision shown, and the words about it. */
   function markGrade() {
@@ -107,13 +118,13 @@ export function createReview(ctx) {
     const d = R.picked;
     $("grades-better").hidden = !d || d.best === d.move;
     if (!d) { note.hidden = true; return; }
-    const words = [t("grades.move", { n: number(d.index + 1), move: d.move, grade: gradeName(d.grade) })];
+    const words = [t("grades.move", { n: number(d.index + 1), move: moveOf(d), grade: gradeName(d.grade) })];
     if (d.best !== d.move && d.best_value !== null) {
-      words.push(t("grades.better", { best: d.best, value: percent(d.best_value),
+      words.push(t("grades.better", { best: bestWords(d), value: percent(d.best_value),
         chosen: percent(d.chosen_value) }));
     }
     if (d.true_best) {
-      words.push(t("grades.truth", { best: d.best, move: d.move,
+      words.push(t("grades.truth", { best: bestWords(d), move: moveOf(d),
         best_fate: t(`grades.fate.${d.true_best}`), chosen_fate: t(`grades.fate.${d.true_chosen}`) }));
     }
     const luck = R.grades.luck.find((entry) => entry.index === d.index);
@@ -128,7 +139,7 @@ export function createReview(ctx) {
   }
 
   function gradeCell(d) {
-    const label = t("grades.move", { n: number(d.index + 1), move: d.move, grade: gradeName(d.grade) });
+    const label = t("grades.move", { n: number(d.index + 1), move: moveOf(d), grade: gradeName(d.grade) });
     const b = h("button", { type: "button", class: `g-${d.grade}`, title: label, "aria-label": label });
     b.addEventListener("click", () => pick(d));
     return h("li", { "data-index": String(d.index) }, b);
@@ -176,7 +187,7 @@ export function createReview(ctx) {
   }
 
   function moveItem(text, i, lost) {
-    const b = h("button", { type: "button", class: "move", text: `${i + 1}. ${text}` });
+    const b = h("button", { type: "button", class: "move", text: `${number(i + 1)}. ${said(i)}` });
     b.addEventListener("click", () => goTo(i + 1));
     const li = h("li", { "data-after": String(i + 1) }, b);
     if (lost) {
@@ -187,14 +198,15 @@ export function createReview(ctx) {
   }
 
   function lineItem(text, i) {
-    const b = h("button", { type: "button", class: "move", text: `${i + 1}. ${text}` });
+    const b = h("button", { type: "button", class: "move", text: `${number(i + 1)}. ${said(i, true)}` });
     b.addEventListener("click", () => goTo(lineFrom(), i + 1));
     return h("li", { "data-after": String(i + 1) }, b);
   }
 
   function fill() {
     const { pm, moves } = R;
-    $("review-summary").textContent = summary(pm, moves);
+    $("review-summary").textContent = summary(pm, moves,
+      pm.lost_at !== null && R.facts[pm.lost_at] ? said(pm.lost_at) : null);
     $("review-moves").replaceChildren(...moves.map((m, i) => moveItem(m, i, i === pm.lost_at)));
     const line = pm.line_before;
     $("review-line-box").hidden = !line.length;
@@ -225,6 +237,8 @@ export function createReview(ctx) {
       if (!R.open || R.id !== body.id) return;
       R.moves = got.moves;
       R.pm = got.postmortem;
+      R.facts = got.facts || [];
+      R.lineFacts = got.line_facts || [];
     } catch (err) {
       $("review-summary").textContent = ctx.errorText(err);
       return;

@@ -1,5 +1,5 @@
 // Settings kept between visits (localStorage): language, card back, felt, left-handed layout,
-// four colours, large print, animation speed, short sounds (off by default), timer, and the
+// four colours, large print, animation speed, card sounds (off by default), timer, and the
 // win-chance meter (off by default: it is a spoiler), and coach mode (off by default: before a
 // move graded mistake or worse the page asks "sure?"; a game played so counts as helped).
 
@@ -7,7 +7,7 @@ import { BACKS, installSprite } from "./cards.js";
 
 const KEY = "kabale.settings";
 export const SPEEDS = { off: 0, fast: 120, normal: 230, slow: 450 };
-export const FELTS = ["dark", "light"];
+export const FELTS = ["dark", "light", "blue", "wine", "slate"];
 
 function defaults() {
   const reduced = matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -43,7 +43,7 @@ export function saveSettings(settings) {
 /** Make the page look as the settings say (classes on body, the card back in the sprite). */
 export function applySettings(settings) {
   const body = document.body.classList;
-  body.toggle("felt-light", settings.felt === "light");
+  for (const felt of FELTS) body.toggle(`felt-${felt}`, felt !== "dark" && settings.felt === felt);
   body.toggle("four-colour", settings.four);
   body.toggle("large-print", settings.large);
   body.toggle("left-handed", settings.leftHanded);
