@@ -16,9 +16,12 @@ foundation still earns 5): the same stake per card as the single-pack game.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from .cards import ACE, KING, Card
+from .errors import InvalidDealError
 from .state import FOUNDATION, IN_STOCK, STOCK, WASTE, Move, Pile, Place, State, lay_out
+from .variants import Variant
 
 STANDARD_POINTS = {"foundation": 10, "waste_to_column": 5, "flip": 5, "back": -15}
 
@@ -27,9 +30,17 @@ class KlondikeRules:
     """Klondike's rules under one set of options (draw, passes, empty, back, decks, scoring)."""
 
     family = "klondike"
+    #: the family's facts (core/family.py, ``Rules``): a waste; foundations built up by suit
+    #: from the Ace, one card at a time; columns built down in alternating colours; columns
+    #: alike (the stock never deals to one)
+    has_waste = True
+    foundation_rule = "cards"
+    build_rule = "alternate_colours"
+    columns_interchangeable = True
 
     def __init__(self, draw: int, passes: int, empty: str, back: bool, decks: int,
-                 scoring: str, open_stock: bool = False) -> None:
+                 scoring: str, open_stock: bool = False, name: str = "klondike") -> None:
+        self.name = name  # the variant, for messages
         self.draw = draw
         self.open_stock = open_stock  # Thoughtful: the player sees the stock (only is_lost asks)
         self.passes = passes
@@ -40,11 +51,60 @@ class KlondikeRules:
         self.n_columns = 7 if decks == 1 else 9
         self.n_foundations = 4 * decks
         self.n_cards = 52 * decks
+        #: the suit each foundation takes: f1..f4 = S H D C, f5..f8 again
+        self.foundation_suits = tuple(i % 4 for i in range(self.n_foundations))
         # the points of each scored event (apply)
         self._event_points = {event: self._points(event) for event in STANDARD_POINTS}
         # the notation of each column and foundation (legal_move)
         self._column_names = {str(i + 1): i for i in range(self.n_columns)}
         self._foundation_names = {f"f{f + 1}": f for f in range(self.n_foundations)}
+
+    @classmethod
+    def from_variant(cls, variant: Variant) -> KlondikeRules:
+        """The rules of a Klondike variant, its options read once."""
+        return cls(draw=int(variant["draw"]), passes=int(variant["passes"]),
+                   empty=str(variant["empty"]), back=bool(variant["back"]),
+                   decks=int(variant["decks"]), scoring=str(variant["scoring"]),
+                   open_stock=bool(variant["open"]), name=str(variant))
+
+    # ------------------------------------------------------------------ facts
+    @property
+    def shows_every_card(self) -> bool:
+        """Thoughtful (``open=true``): every card is dealt face up."""
+        return self.open_stock
+
+    @property
+    def talon_cycle(self) -> int:
+        """The cards a press draws when the talon cycles for ever (unlimited passes), else 0."""
+        return self.draw if self.passes == 0 else 0
+
+    def facts(self) -> dict[str, Any]:
+        """The observation's ``rules`` block (docs/api.md)."""
+        return {"family": self.family, "shows_every_card": self.shows_every_card,
+                "has_waste": True, "foundations": self.foundation_rule,
+                "columns_interchangeable": True, "stock": "draw", "draw": self.draw,
+                "empty_column": "any" if self.any_card_on_empty else "king",
+                "build": self.build_rule, "foundation_to_column": self.back}
+
+    def stock_shown(self, before: State, after: State) -> list[Card] | None:
+        """The cards the stock action from ``before`` to ``after`` showed, the stock's top
+        first, as they now lie face up; None for a turn-back of the waste (the new stock is
+        the old waste, in the order the player just saw)."""
+        if not before.stock:
+            return None
+        taken = len(before.stock) - len(after.stock)
+        return [after.waste[len(after.waste) - taken + i] for i in range(taken)]
+
+    def check_position(self, state: State) -> None:
+        """Raise InvalidDealError unless the foundations are this variant's: 4 a pack, pile i
+        built up from the Ace in suit i mod 4."""
+        if len(state.foundations) != self.n_foundations:
+            raise InvalidDealError(f"{self.name} has {self.n_foundations} foundations")
+        for index, pile in enumerate(state.foundations):
+            for rank, card in enumerate(pile, start=1):
+                if card.rank != rank or card.suit != index % 4:
+                    raise InvalidDealError(f"foundation f{index + 1} must build "
+                                           f"{'SHDC'[index % 4]} up from the Ace")
 
     # ------------------------------------------------------------------ dealing
     def deal_places(self) -> tuple[Place, ...]:
@@ -439,7 +499,7 @@ class KlondikeRules:
         if self.passes != 0 or len(legal) != 1 or legal[0].source != STOCK:
             return False
         return self._cycle_is_dead(state) and (
-            self._stock_seen(state) or not self._unseen_could_play(state))
+            self.stock_seen(state) or not self._unseen_could_play(state))
 
     def _cycle_is_dead(self, state: State) -> bool:
         """Drawing through the true stock and waste until they repeat offers no other move."""
@@ -453,7 +513,7 @@ class KlondikeRules:
                 return True
         return False
 
-    def _stock_seen(self, state: State) -> bool:
+    def stock_seen(self, state: State) -> bool:
         """Has the player seen every stock card, in order? Cards reach the stock only by a
         turn-back of the waste, where each of them lay face up; so after the first pass (or
         with no stock left, or with the stock shown) the player knows the stock exactly."""

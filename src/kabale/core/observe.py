@@ -7,10 +7,13 @@ deal id (None here) reveals them all, so the caller passes it only once the play
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .state import Move, State
 from .variants import Variant
+
+if TYPE_CHECKING:
+    from .family import Rules
 
 HIDDEN = "??"
 #: Deal ids are shortened where people read them once what follows '#' is longer than this.
@@ -26,13 +29,13 @@ def short_deal_id(deal_id: str) -> str:
     return f"{variant}{hash_sign}{number[:8]}…"
 
 
-def observation(variant: Variant, deal_id: str | None, deal_hash: str, state: State,
-                legal: list[Move], outcome: str, passes_left: int | None,
+def observation(variant: Variant, rules: Rules, deal_id: str | None, deal_hash: str,
+                state: State, legal: list[Move], outcome: str, passes_left: int | None,
                 moves_made: int) -> dict[str, Any]:
     """The JSON-safe observation of ``state`` (schema: docs/api.md, "The observation");
     ``deal_id`` is None while the deal is secret, ``deal_hash`` the sha256 of the true deal
     id."""
-    open_table = variant.shows_every_card
+    open_table = rules.shows_every_card
     columns = []
     for pile, down in zip(state.columns, state.down, strict=True):
         shown = [str(card) for card in pile]
