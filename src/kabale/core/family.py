@@ -27,6 +27,7 @@ from typing import Any, Protocol
 
 from .cards import Card
 from .klondike import KlondikeRules
+from .refusal import Refusal
 from .spider import SpiderRules
 from .state import Move, Place, State
 from .variants import Variant
@@ -132,6 +133,10 @@ class Rules(Protocol):
 
     def explain(self, state: State, move: Move) -> str:
         """Why ``move`` is not legal in ``state``, in one line for a player."""
+
+    def refusal(self, state: State, move: Move) -> Refusal:
+        """Why ``move`` is not legal in ``state``: a reason key and its parameters
+        (core/refusal.py); ``explain`` is its English words."""
 
     def apply(self, state: State, move: Move) -> State:
         """The state after a legal ``move`` (not checked)."""

@@ -44,6 +44,7 @@ from .persist import (
     dump_save,
     read_save,
 )
+from .refusal import Refusal
 from .state import FOUNDATION, STOCK, WASTE, Move, State
 from .variants import Variant, parse_variant
 
@@ -381,7 +382,8 @@ class Game:
         legal = self._legal_index.get(wanted)
         if legal is None:
             _check_syntax(wanted)
-            raise IllegalMoveError(self._reason(wanted))
+            refusal = self._refusal(wanted)
+            raise IllegalMoveError(f"illegal move {str(wanted)!r}: {refusal.text()}", refusal)
         if len(self._moves) >= MAX_MOVES:
             raise IllegalMoveError(f"illegal move {str(legal)!r}: the game has {MAX_MOVES} "
                                    "moves, the most one game holds (undo some, or start anew)")
@@ -402,10 +404,11 @@ class Game:
         if not self._deal_known and self.rules.is_won(self.state):
             self._deal_known = True
 
-    def _reason(self, move: Move) -> str:
+    def _refusal(self, move: Move) -> Refusal:
+        """Why the rules refuse ``move`` here."""
         if self.rules.is_won(self.state):
-            return f"illegal move {str(move)!r}: the game is already won"
-        return f"illegal move {str(move)!r}: {self.rules.explain(self.state, move)}"
+            return Refusal("already_won")
+        return self.rules.refusal(self.state, move)
 
     def undo(self) -> Move:
         """Take back the last move (with the flips and removals it caused); returns it."""

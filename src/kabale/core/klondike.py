@@ -20,6 +20,7 @@ from typing import Any
 
 from .cards import ACE, KING, Card
 from .errors import InvalidDealError
+from .refusal import Refusal
 from .state import FOUNDATION, IN_STOCK, STOCK, WASTE, Move, Pile, Place, State, lay_out
 from .variants import Variant
 
@@ -81,10 +82,10 @@ class KlondikeRules:
     def facts(self) -> dict[str, Any]:
         """The observation's ``rules`` block (docs/api.md)."""
         return {"family": self.family, "shows_every_card": self.shows_every_card,
-                "has_waste": True, "foundations": self.foundation_rule,
-                "columns_interchangeable": True, "stock": "draw", "draw": self.draw,
+                "has_waste": True, "foundation_rule": self.foundation_rule,
+                "columns_interchangeable": True, "draw": self.draw,
                 "empty_column": "any" if self.any_card_on_empty else "king",
-                "build": self.build_rule, "foundation_to_column": self.back}
+                "build_rule": self.build_rule, "foundation_to_column": self.back}
 
     def stock_shown(self, before: State, after: State) -> list[Card] | None:
         """The cards the stock action from ``before`` to ``after`` showed, the stock's top
@@ -533,61 +534,73 @@ class KlondikeRules:
                    or any(self._fits(card, column) for column in state.columns)
                    for card in unseen)
 
-    # ------------------------------------------------------------------ explanations
+    # ------------------------------------------------------------------ refusals
     def explain(self, state: State, move: Move) -> str:
         """Why ``move`` is not legal in ``state``, in one line for a player."""
+        return self.refusal(state, move).text()
+
+    def refusal(self, state: State, move: Move) -> Refusal:
+        """Why ``move`` is not legal in ``state``, as a reason key and its parameters."""
         n = self.n_columns
         if move.source == STOCK:
             if self.is_won(state):
-                return "the game is won"
+                return Refusal("won")
             if not state.waste:
-                return "the stock and the waste are both empty"
-            return "no passes left: the waste cannot be turned over again"
+                return Refusal("stock_empty")
+            return Refusal("no_passes")
         source, target = move.source, move.target
         for part in (source, target):
             if part.isdigit() and not 1 <= int(part) <= n:
-                return f"there is no column {part} (columns 1-{n})"
+                return Refusal("no_column", {"column": part, "columns": n})
             if part.startswith("f") and len(part) > 1 and not 1 <= int(part[1:]) <= len(
                     state.foundations):
-                return f"there is no foundation {part} (f1-f{len(state.foundations)})"
+                return Refusal("no_foundation", {"foundation": part,
+                                                 "foundations": len(state.foundations)})
         if self.is_won(state):
-            return "the game is won"
+            return Refusal("won")
         if source == WASTE:
             if not state.waste:
-                return "the waste is empty"
+                return Refusal("waste_empty")
             cards: Pile = state.waste[-1:]
         elif source.startswith("f"):
             if not self.back:
-                return "cards may not come back from a foundation in this variant"
+                return Refusal("no_back")
             pile = state.foundations[int(source[1:]) - 1]
             if not pile:
-                return f"foundation {source} is empty"
+                return Refusal("foundation_empty", {"foundation": source})
             cards = pile[-1:]
         else:
             col = int(source) - 1
             pile = state.columns[col]
             if not pile:
-                return f"column {source} is empty"
+                return Refusal("column_empty", {"column": source})
             up = len(pile) - state.down[col]
             if move.count > up:
-                return f"column {source} has only {up} face-up card(s)"
+                return Refusal("face_down", {"column": source, "up": up})
             if target == FOUNDATION and move.count != 1:
-                return "only one card at a time goes to a foundation"
+                return Refusal("one_to_foundation")
             cards = pile[len(pile) - move.count:]
             if self.run_start(state, col) > len(pile) - move.count:
-                return f"those {move.count} cards are not an alternating descending run"
+                return Refusal("not_run_alt", {"n": move.count})
         head = cards[0]
         if target == FOUNDATION or target.startswith("f"):
             want = self.foundation_for(state, head)
             if want < 0:
-                need = "an Ace" if head.rank == ACE else f"the {_name(head.rank - 1)} of its suit"
-                return f"{head} cannot go to a foundation (it needs {need} there first)"
-            return f"{head} goes to f{want + 1}, not {target}"
+                if head.rank == ACE:
+                    return Refusal("foundation_needs_ace", {"card": str(head)})
+                return Refusal("foundation_needs_rank", {"card": str(head),
+                                                         "rank": head.rank - 1})
+            return Refusal("other_foundation", {"card": str(head), "foundation": f"f{want + 1}",
+                                                "target": target})
         column = state.columns[int(target) - 1]
         if not column:
-            return f"only a King may fill an empty column (not {head})"
+            return Refusal("king_only", {"card": str(head)})
         top = column[-1]
-        return f"{head} cannot go on {top} (needs a {_needs(top)})"
+        if top.rank == ACE:
+            return Refusal("nothing_below_ace", {"card": str(head), "top": str(top)})
+        return Refusal("needs_colour", {"card": str(head), "top": str(top),
+                                        "colour": "black" if top.is_red else "red",
+                                        "rank": top.rank - 1})
 
 
 def _run_start(pile: Sequence[Card], floor: int) -> int:
@@ -600,14 +613,3 @@ def _run_start(pile: Sequence[Card], floor: int) -> int:
             break
         start -= 1
     return start
-
-
-def _name(rank: int) -> str:
-    return {1: "Ace", 11: "Jack", 12: "Queen", 13: "King"}.get(rank, str(rank))
-
-
-def _needs(top: Card) -> str:
-    if top.rank == ACE:
-        return "lower card, and nothing is lower than an Ace"
-    colour = "black" if top.is_red else "red"
-    return f"{colour} {_name(top.rank - 1)}"

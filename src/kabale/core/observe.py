@@ -16,6 +16,9 @@ if TYPE_CHECKING:
     from .family import Rules
 
 HIDDEN = "??"
+#: The version of the observation's ``rules`` block (docs/api.md): raised when a key changes
+#: meaning or goes; a new key does not raise it.
+RULES_VERSION = 1
 #: Deal ids are shortened where people read them once what follows '#' is longer than this.
 SHORT_DEAL = 12
 
@@ -66,6 +69,8 @@ def observation(variant: Variant, rules: Rules, deal_id: str | None, deal_hash: 
         "outcome": outcome,
         "score": state.score,
         "moves_made": moves_made,
+        # the family's facts, so that a reader never parses them out of the variant string
+        "rules": {"version": RULES_VERSION, **rules.facts()},
     }
 
 
@@ -80,11 +85,10 @@ def render_table(obs: dict[str, Any]) -> str:
     if obs["stock_cards"] is not None:
         stock += ": " + " ".join(obs["stock_cards"])
     lines.append(stock)
-    klondike = obs["variant"].startswith("klondike")
-    if klondike:
+    if obs["rules"]["has_waste"]:
         lines.append("waste: " + (" ".join(obs["waste"][-3:]) if obs["waste"] else "--")
                      + (f"   ({len(obs['waste'])} cards)" if len(obs["waste"]) > 3 else ""))
-    if klondike or "foundations=cards" in obs["variant"]:
+    if obs["rules"]["foundation_rule"] == "cards":
         piles = [pile[-1] if pile else "--" for pile in obs["foundations"]]
         lines.append("foundations: " + " ".join(f"f{i + 1}:{p}" for i, p in enumerate(piles)))
     else:

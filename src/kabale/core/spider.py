@@ -29,6 +29,7 @@ from typing import Any
 
 from .cards import ACE, KING, Card
 from .errors import InvalidDealError
+from .refusal import Refusal
 from .state import FOUNDATION, IN_STOCK, STOCK, Move, Pile, Place, State, lay_out
 from .variants import Variant
 
@@ -84,8 +85,8 @@ class SpiderRules:
     def facts(self) -> dict[str, Any]:
         """The observation's ``rules`` block (docs/api.md)."""
         return {"family": self.family, "shows_every_card": False, "has_waste": False,
-                "foundations": self.foundation_rule, "columns_interchangeable": False,
-                "stock": "deal", "draw": None, "empty_column": "any", "build": self.build_rule,
+                "foundation_rule": self.foundation_rule, "columns_interchangeable": False,
+                "draw": None, "empty_column": "any", "build_rule": self.build_rule,
                 "foundation_to_column": False}
 
     def passes_left(self, state: State) -> int | None:
@@ -317,59 +318,64 @@ class SpiderRules:
         """Lost when no legal move is left and the game is not won."""
         return not legal and not self.is_won(state)
 
-    # ------------------------------------------------------------------ explanations
+    # ------------------------------------------------------------------ refusals
     def explain(self, state: State, move: Move) -> str:
         """Why ``move`` is not legal in ``state``, in one line for a player."""
+        return self.refusal(state, move).text()
+
+    def refusal(self, state: State, move: Move) -> Refusal:
+        """Why ``move`` is not legal in ``state``, as a reason key and its parameters."""
         n = self.n_columns
         if move.source == STOCK:
             if not state.stock:
-                return "the stock is empty: no deals left"
-            return "no deal while a column is empty: fill every column first"
+                return Refusal("no_deals")
+            return Refusal("deal_empty")
         source, target = move.source, move.target
         if self.cards_up and source.isdigit() and target.startswith(FOUNDATION):
-            return self._explain_foundation(state, move)
+            return self._foundation_refusal(state, move)
         if not (source.isdigit() and target.isdigit()):
-            if self.cards_up:
-                return (f"{self.family} has no waste, and cards never come back from a "
-                        f"foundation (columns 1-{n}, 'f', 'd')")
-            return f"{self.family} has no waste or foundation moves (columns 1-{n}, 'd')"
+            return Refusal("no_waste_back" if self.cards_up else "no_waste",
+                           {"family": self.family, "columns": n})
         for part in (source, target):
             if not 1 <= int(part) <= n:
-                return f"there is no column {part} (columns 1-{n})"
+                return Refusal("no_column", {"column": part, "columns": n})
         src = int(source) - 1
         pile = state.columns[src]
         if not pile:
-            return f"column {source} is empty"
+            return Refusal("column_empty", {"column": source})
         up = len(pile) - state.down[src]
         if move.count > up:
-            return f"column {source} has only {up} face-up card(s)"
+            return Refusal("face_down", {"column": source, "up": up})
         if move.count > self.run_length(state, src):
-            return f"those {move.count} cards are not a run of one suit descending by one"
+            return Refusal("not_run_suit", {"n": move.count})
         head = pile[len(pile) - move.count]
         top = state.columns[int(target) - 1][-1]
         if top.rank == ACE:
-            return "nothing goes on an Ace"
-        return f"{head} cannot go on {top} (needs a card one rank lower than {top})"
+            return Refusal("on_ace")
+        return Refusal("needs_rank", {"card": str(head), "top": str(top)})
 
-    def _explain_foundation(self, state: State, move: Move) -> str:
+    def _foundation_refusal(self, state: State, move: Move) -> Refusal:
         """Why a column-to-foundation ``move`` (foundations=cards) is not legal."""
         n, source, target = self.n_columns, move.source, move.target
         if not 1 <= int(source) <= n:
-            return f"there is no column {source} (columns 1-{n})"
+            return Refusal("no_column", {"column": source, "columns": n})
         if target != FOUNDATION and not 1 <= int(target[1:]) <= self.n_foundations:
-            return f"there is no foundation {target} (f1-f{self.n_foundations})"
+            return Refusal("no_foundation", {"foundation": target,
+                                             "foundations": self.n_foundations})
         pile = state.columns[int(source) - 1]
         if not pile:
-            return f"column {source} is empty"
+            return Refusal("column_empty", {"column": source})
         if move.count != 1:
-            return "only one card at a time goes to a foundation"
+            return Refusal("one_to_foundation")
         card = pile[-1]
         want = self.foundation_for(state, card)
         if want < 0:
-            need = "an empty foundation" if card.rank == ACE else \
-                f"the {Card(card.rank - 1, card.suit)} there first"
-            return f"{card} cannot go to a foundation (it needs {need})"
-        return f"{card} goes to f{want + 1}, not {target}"
+            if card.rank == ACE:
+                return Refusal("foundation_needs_empty", {"card": str(card)})
+            return Refusal("foundation_needs_card", {"card": str(card),
+                                                     "prev": str(Card(card.rank - 1, card.suit))})
+        return Refusal("other_foundation", {"card": str(card), "foundation": f"f{want + 1}",
+                                            "target": target})
 
 
 def _completed_run(pile: Pile, down: int) -> Pile:
