@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from kabale.core import Game, parse_variant
+from kabale.core import Game, IllegalMoveError, parse_variant
 from kabale.core.family import FAMILIES, rules_for
+from kabale.core.refusal import REASONS
 from kabale.core.state import STOCK, Move
 from kabale.core.variants import OPTIONS
 
@@ -63,3 +64,28 @@ def test_a_line_and_single_moves_agree_in_every_family(variant: str) -> None:
     two = rules.stock_actions(game.state, 2)
     press = Move(STOCK, "", 1, STOCK)
     assert two == rules.apply(rules.apply(game.state, press), press)
+
+
+@pytest.mark.parametrize(("variant", "move", "key"), [
+    ("klondike", "d", None),
+    ("spider:suits=2", "1:5>2", "face_down"),
+    ("spiderette:foundations=cards", "1>f", "foundation_needs_card"),
+    ("klondike", "w>3", "waste_empty"),
+    ("klondike", "f1>3", "foundation_empty"),
+])
+def test_a_refusal_is_a_reason_key_whose_words_are_the_error(variant: str, move: str,
+                                                             key: str | None) -> None:
+    """Game.play's IllegalMoveError carries the rules' refusal (core/refusal.py); its message
+    is the refusal's English words, looked up in REASONS."""
+    game = Game.new(variant, 2)
+    if key is None:
+        assert game.play(move).text == "d"  # legal: no refusal
+        return
+    game_before = game.observe()
+    with pytest.raises(IllegalMoveError) as error:
+        game.play(move)
+    refusal = error.value.refusal
+    assert refusal is not None and refusal.key == key and key in REASONS
+    assert str(error.value) == f"illegal move {move!r}: {refusal.text()}"
+    assert refusal.text() == game.rules.explain(game.state, game.parse_move(move))
+    assert game.observe() == game_before
