@@ -405,7 +405,8 @@ def test_observation_schema_and_hidden_cards(variant: str, seed: int) -> None:
     obs = game.observe()
     assert set(obs) == {"variant", "deal_id", "deal_hash", "columns", "down", "stock",
                         "stock_cards", "waste", "foundations", "passes_left", "legal",
-                        "outcome", "score", "moves_made"}
+                        "outcome", "score", "moves_made", "rules"}
+    assert obs["rules"]["version"] == 1 and obs["rules"]["family"] == game.variant.family
     assert json.loads(json.dumps(obs)) == obs
     assert obs["legal"] == [str(m) for m in game.legal_moves()]
     assert obs["moves_made"] == 1 and obs["stock"] == len(game.state.stock)

@@ -10,9 +10,10 @@ from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 import kabale
+from kabale.core.refusal import REASONS
 
 OBS_KEYS = {"variant", "deal_id", "deal_hash", "columns", "down", "stock", "stock_cards", "waste",
-            "foundations", "passes_left", "legal", "outcome", "score", "moves_made"}
+            "foundations", "passes_left", "legal", "outcome", "score", "moves_made", "rules"}
 
 
 def new(client: TestClient, **spec: Any) -> dict[str, Any]:
@@ -85,8 +86,26 @@ def test_illegal_or_malformed_move_is_422_and_changes_nothing(client: TestClient
     body = new(client, variant="spider:suits=2", seed=42)
     res = client.post(f"/api/games/{body['id']}/moves", json={"move": move})
     assert res.status_code == 422
-    assert set(res.json()) == {"error"} and res.json()["error"]
+    assert set(res.json()) <= {"error", "reason"} and res.json()["error"]
     assert client.get(f"/api/games/{body['id']}").json()["observation"] == body["observation"]
+
+
+def test_a_refused_move_says_why_as_a_reason_key(client: TestClient) -> None:
+    """The rules' refusal as data (core/refusal.py): its key and parameters, which the
+    English error words."""
+    body = new(client, variant="klondike", seed=1)
+    game = kabale.Game.from_deal_id("klondike#1")
+    refused = next(f"{i}>{j}" for i in range(1, 8) for j in range(1, 8)
+                   if i != j and f"{i}>{j}" not in body["observation"]["legal"])
+    res = client.post(f"/api/games/{body['id']}/moves", json={"move": refused})
+    assert res.status_code == 422
+    reason = res.json()["reason"]
+    with pytest.raises(kabale.IllegalMoveError) as error:
+        game.play(refused)
+    assert error.value.refusal is not None
+    assert reason == error.value.refusal.to_dict()
+    assert reason["key"] in REASONS and res.json()["error"] == str(error.value)
+    assert REASONS[reason["key"]].split("{")[0] in res.json()["error"]
 
 
 @pytest.mark.parametrize("payload", [{}, {"move": 3}, {"move": ""}, {"move": ["d"]},

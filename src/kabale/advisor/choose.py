@@ -25,7 +25,6 @@ from dataclasses import dataclass
 
 from ..core import Game, Move, State
 from ..core.game import Rules
-from ..core.klondike import KlondikeRules
 from ..solver.batch import solve_states
 from .effort import Effort
 from .knowledge import Knowledge, sight
@@ -100,22 +99,23 @@ def choose(game: Game, k: Knowledge, effort: Effort, seed: int | None,
             return exact
     # Klondike's plans race on common worlds (all of them when few are possible); the Spider
     # family's keep successive halving, which their worth (value.py) was tuned with and which
-    # wins more of their games than the race (docs/advisor.md)
-    klondike = isinstance(rules, KlondikeRules)
+    # wins more of their games than the race (docs/advisor.md): the effort's ``race``
+    race = effort.race
     n = 1 if k.complete else effort.worlds
-    positions = choice_positions(k, n, rng) if klondike else sample_positions(k, n, rng)
+    positions = choice_positions(k, n, rng) if race else sample_positions(k, n, rng)
     planner = Planner(k, rules, positions[0])
     found, reached, cut = planner.plans(effort.closure)
     count = len(positions) if scheme == "vote" else min(effort.proposals, len(positions))
-    if scheme == "plans" and not klondike and positions[0].stock:
+    if scheme == "plans" and not rules.has_waste and positions[0].stock:
         count = 0  # before Spider's last deal small solves hardly ever win (value.py)
     # the plans' worlds are not the proposals' own: a plan a world proposes wins that world
-    proposing = sample_positions(k, count, rng) if klondike and scheme == "plans" \
+    proposing = sample_positions(k, count, rng) if race and scheme == "plans" \
         else positions
     solved = solve_states(game.variant, proposing[:count], effort.chance_nodes, lines=True)
     wins = [v.line for v in solved if v.status == "solved" and v.line]
     plans = found + [planner.plan_of(line) for line in wins]
-    plans = _distinct(rules, planner, plans) if klondike else list(dict.fromkeys(plans))
+    plans = _distinct(rules, planner, plans) if rules.columns_interchangeable \
+        else list(dict.fromkeys(plans))
     moves_on = not plans
     if moves_on:
         # the nearest ones only (the search's order): each plan compared costs at least one
@@ -130,7 +130,7 @@ def choose(game: Game, k: Knowledge, effort: Effort, seed: int | None,
     elif len(plans) == 1 and not lines:
         ranked = [Scored(plans[0], 0, 0)]
     else:
-        ranked = (_race if klondike else _halving)(game, planner, plans, positions, effort)
+        ranked = (_race if race else _halving)(game, planner, plans, positions, effort)
     return Choice(ranked, False, False, moves_on)
 
 
@@ -183,7 +183,7 @@ def _play_out(rules: Rules, state: State, plan: Plan) -> State:
         j = i
         while j < len(moves) and moves[j].is_stock:
             j += 1
-        if j - i > 1 and isinstance(rules, KlondikeRules):
+        if j - i > 1:
             after = rules.stock_actions(state, j - i)
             assert after is not None  # the plan was found legal in a world of the same sight
             state, i = after, j

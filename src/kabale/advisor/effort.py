@@ -22,6 +22,9 @@ class Effort:
       after a plan (value.py).
     - ``chance_samples`` and ``chance_nodes``: win_chance's worlds and positions per world.
     - ``exact_nodes``: positions for a position whose every card is known.
+    - ``race``: the plans race on common worlds (Klondike's tuning), instead of successive
+      halving on worlds of their own (the Spider family's, which their worth in value.py
+      was tuned with: docs/advisor.md).
     """
 
     name: str
@@ -34,23 +37,42 @@ class Effort:
     chance_samples: int
     chance_nodes: int
     exact_nodes: int
+    race: bool = False
 
 
 EFFORTS: dict[str, dict[str, Effort]] = {
     "klondike": {
-        "quick": Effort("quick", 24, 120, 600, 400, 4, 10, 32, 2_000, 200_000),
-        "normal": Effort("normal", 64, 400, 1_000, 1_500, 8, 30, 64, 5_000, 1_000_000),
-        "strong": Effort("strong", 512, 4_000, 1_000, 4_000, 16, 100, 128, 20_000, 5_000_000),
+        "quick": Effort("quick", worlds=24, solves=120, nodes=600, closure=400,
+                         proposals=4, reach=10, chance_samples=32,
+                         chance_nodes=2_000, exact_nodes=200_000, race=True),
+        "normal": Effort("normal", worlds=64, solves=400, nodes=1_000, closure=1_500,
+                         proposals=8, reach=30, chance_samples=64,
+                         chance_nodes=5_000, exact_nodes=1_000_000, race=True),
+        "strong": Effort("strong", worlds=512, solves=4_000, nodes=1_000, closure=4_000,
+                         proposals=16, reach=100, chance_samples=128,
+                         chance_nodes=20_000, exact_nodes=5_000_000, race=True),
     },
     "spiderette": {
-        "quick": Effort("quick", 12, 60, 4_000, 300, 4, 10, 32, 20_000, 1_000_000),
-        "normal": Effort("normal", 24, 150, 10_000, 1_000, 8, 30, 64, 50_000, 5_000_000),
-        "strong": Effort("strong", 48, 500, 40_000, 3_000, 16, 100, 128, 200_000, 20_000_000),
+        "quick": Effort("quick", worlds=12, solves=60, nodes=4_000, closure=300,
+                         proposals=4, reach=10, chance_samples=32,
+                         chance_nodes=20_000, exact_nodes=1_000_000),
+        "normal": Effort("normal", worlds=24, solves=150, nodes=10_000, closure=1_000,
+                         proposals=8, reach=30, chance_samples=64,
+                         chance_nodes=50_000, exact_nodes=5_000_000),
+        "strong": Effort("strong", worlds=48, solves=500, nodes=40_000, closure=3_000,
+                         proposals=16, reach=100, chance_samples=128,
+                         chance_nodes=200_000, exact_nodes=20_000_000),
     },
     "spider": {
-        "quick": Effort("quick", 8, 40, 8_000, 300, 4, 10, 16, 50_000, 2_000_000),
-        "normal": Effort("normal", 16, 100, 20_000, 1_000, 8, 30, 32, 100_000, 10_000_000),
-        "strong": Effort("strong", 32, 300, 60_000, 3_000, 16, 100, 64, 400_000, 40_000_000),
+        "quick": Effort("quick", worlds=8, solves=40, nodes=8_000, closure=300,
+                         proposals=4, reach=10, chance_samples=16,
+                         chance_nodes=50_000, exact_nodes=2_000_000),
+        "normal": Effort("normal", worlds=16, solves=100, nodes=20_000, closure=1_000,
+                         proposals=8, reach=30, chance_samples=32,
+                         chance_nodes=100_000, exact_nodes=10_000_000),
+        "strong": Effort("strong", worlds=32, solves=300, nodes=60_000, closure=3_000,
+                         proposals=16, reach=100, chance_samples=64,
+                         chance_nodes=400_000, exact_nodes=40_000_000),
     },
 }
 

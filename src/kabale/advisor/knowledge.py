@@ -17,8 +17,6 @@ from dataclasses import dataclass
 
 from ..core import Card, Game, State, Variant
 from ..core.deal import fresh_deck
-from ..core.game import Rules
-from ..core.klondike import KlondikeRules
 from ..core.state import IN_STOCK, STOCK, Place
 
 
@@ -128,7 +126,7 @@ def knowledge(game: Game, stock_known: bool = False) -> Knowledge:
     places = rules.deal_places()
     index = {place: i for i, place in enumerate(places)}
     start = game.initial_state
-    open_table = variant.shows_every_card
+    open_table = rules.shows_every_card
     deal: list[Card | None] = [None] * len(places)
     for c, pile in enumerate(start.columns):
         for i in range(0 if open_table else start.down[c], len(pile)):
@@ -138,14 +136,14 @@ def knowledge(game: Game, stock_known: bool = False) -> Knowledge:
             deal[index[Place(IN_STOCK, j)]] = card
     stock = [deal[index[Place(IN_STOCK, j)]] for j in range(len(start.stock))]
     state = start
-    symmetric = variant.family == "klondike"
-    cycle = talon_cycle(rules)
+    symmetric = rules.columns_interchangeable
+    cycle = rules.talon_cycle
     visited = {sight(start, symmetric, cycle if None not in stock else 0)}
     for move in game.history:
         after = rules.apply(state, move)
         _see_uncovered(state, after, deal, index)
         if move.is_stock:
-            stock = _see_stock(state, after, stock, deal, index, variant.family)
+            stock = _see_stock(state, after, stock, deal, index, rules.stock_shown(state, after))
         visited.add(sight(after, symmetric, cycle if None not in stock else 0))
         state = after
     columns = tuple(tuple(deal[index[Place(c, i)]] if i < state.down[c] else pile[i]
@@ -156,14 +154,6 @@ def knowledge(game: Game, stock_known: bool = False) -> Knowledge:
                      state.foundations, state.down, state.passes_used, state.score,
                      tuple(sorted(left.elements(), key=lambda c: (c.suit, c.rank))),
                      frozenset(visited))
-
-
-def talon_cycle(rules: Rules) -> int:
-    """The cards a press draws when a talon can be keyed up to its presses (``talon_key``:
-    Klondike with unlimited passes), else 0."""
-    if isinstance(rules, KlondikeRules) and rules.passes == 0:
-        return rules.draw
-    return 0
 
 
 def _see_uncovered(before: State, after: State, deal: list[Card | None],
@@ -177,32 +167,16 @@ def _see_uncovered(before: State, after: State, deal: list[Card | None],
 
 def _see_stock(before: State, after: State, stock: list[Card | None],
                deal: list[Card | None], index: dict[Place, int],
-               family: str) -> list[Card | None]:
-    """The stock's known cards after the stock action from ``before`` to ``after``,
+               shown: list[Card] | None) -> list[Card | None]:
+    """The stock's known cards after the stock action from ``before`` to ``after``, which
+    ``shown`` (the stock's top first; None for a turn-back) the rules say it showed,
     recording the cards it showed for the first time."""
-    if family == "klondike" and not before.stock:
+    if shown is None:
         return list(reversed(before.waste))  # turned back: the order the player just saw
     left = len(after.stock)
-    shown = _shown_cards(before, after, family)
     for j, card in zip(range(len(before.stock) - 1, left - 1, -1), shown, strict=True):
         if stock[j] is None:
             # never seen, so never turned back: the first pass, where the stock's positions
             # are the deal's
             deal[index[Place(IN_STOCK, j)]] = card
     return stock[:left]
-
-
-def _shown_cards(before: State, after: State, family: str) -> list[Card]:
-    """The cards the stock action moved, the stock's top first, as they now lie face up."""
-    taken = len(before.stock) - len(after.stock)
-    if family == "klondike":  # drawn onto the waste: the stock's top lies lowest
-        return [after.waste[len(after.waste) - taken + i] for i in range(taken)]
-    removed = iter(after.foundations[len(before.foundations):])
-    shown = []
-    for col in range(taken):  # dealt one a column from the left, the stock's top first
-        size = len(before.columns[col])
-        if len(after.columns[col]) > size:
-            shown.append(after.columns[col][size])
-        else:  # it completed a run, removed at once: that run's last card (its Ace)
-            shown.append(next(removed)[-1])
-    return shown

@@ -29,9 +29,8 @@ from dataclasses import dataclass, field
 
 from ..core import Move, State
 from ..core.game import Rules
-from ..core.klondike import KlondikeRules
 from ..core.notation import parse_move_text
-from .knowledge import Knowledge, sight, talon_cycle
+from .knowledge import Knowledge, sight
 from .tips import step_points, tip_score
 
 
@@ -66,12 +65,11 @@ class Planner:
         self.k = k
         self.rules = rules
         self.start = start
-        self.symmetric = isinstance(rules, KlondikeRules)  # Klondike ignores column order
-        self.talon_free = isinstance(rules, KlondikeRules) and rules.draw == 1 and \
-            rules.passes == 0
+        self.symmetric = rules.columns_interchangeable  # Klondike ignores column order
+        self.talon_free = rules.talon_cycle == 1  # draw 1, unlimited passes
         # positions are keyed up to the presses between them once every stock card is known
         # (a press that shows a card ends a plan, so it stays known along a plan)
-        self.cycle = talon_cycle(rules) if None not in k.stock else 0
+        self.cycle = rules.talon_cycle if None not in k.stock else 0
 
     def reveals(self, before: State, after: State) -> bool:
         """Does the move from ``before`` to ``after`` show a card the player has not seen?"""
@@ -149,12 +147,11 @@ class Planner:
         for _ in range(len(state.stock) + len(state.waste) + 1):
             after = rules.apply(current, press)
             presses = (*presses, press)
-            if self.reveals(current, after) or not self.symmetric:
+            if self.reveals(current, after) or not rules.has_waste:
                 return [*out, (presses, after, self.reveals(current, after))]
             current = after
             if (current.stock, current.waste, current.passes_used) == start:
                 break
-            assert isinstance(rules, KlondikeRules)  # Spider returned at its deal
             for move in rules.waste_moves(current):
                 out.append(((*presses, move), rules.apply(current, move), False))
             if not rules.stock_action_possible(current):
@@ -262,10 +259,7 @@ class Planner:
         shows = False
         named = []
         for move in moves:
-            if isinstance(self.rules, KlondikeRules):
-                legal = self.rules.legal_move(state, move)
-            else:
-                legal = next((m for m in self.rules.legal_moves(state) if m == move), None)
+            legal = self.rules.legal_move(state, move)
             if legal is None:
                 return None
             after = self.rules.apply(state, legal)

@@ -33,7 +33,6 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 
 from ..core import Game, KabaleError, Move, State
-from ..core.klondike import KlondikeRules
 from ..solver.batch import solve_states
 from .bot import decision_seed
 from .effort import Effort, effort_for
@@ -207,7 +206,7 @@ def _values(game: Game, level: Effort, seed: int, always: bool = False) -> _Valu
     the value after it for its luck)."""
     rules = game.rules
     k = knowledge(game)
-    klondike = isinstance(rules, KlondikeRules)
+    klondike = level.race  # Klondike's tuning: the plans race on common worlds (effort.py)
     rng = rng_for(seed)
     n = 1 if k.complete else level.chance_samples * REVIEW_WORLDS.get(game.variant.family, 1)
     positions = choice_positions(k, n, rng) if klondike else sample_positions(k, n, rng)
@@ -235,12 +234,12 @@ def _valued(game: Game, level: Effort, planner: Planner, positions: list[State],
             moves: list[Move]) -> dict[Move, float]:
     rules = game.rules
     ahead = outlook(lambda state: planner.reach(state, level.reach))
-    if not isinstance(rules, KlondikeRules) and positions[0].stock:
+    if not rules.has_waste and positions[0].stock:
         return _spider_valued(game, level, planner, positions, moves, ahead)
     finals = [rules.apply(world, move) for move in moves for world in positions]
     nodes = level.chance_nodes * REVIEW_NODES.get(game.variant.family, 1)
     got = worths(game.variant, rules, finals, nodes, ahead)
-    if isinstance(rules, KlondikeRules):
+    if level.race:
         # a review counts a Klondike world won only when the solver wins it, as win_chance
         # does: the worlds a small budget leaves open are mostly lost ones, and a half for
         # each made every move that decides nothing look as good as the one that gets on

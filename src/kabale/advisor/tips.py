@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from ..core import Move, State
 from ..core.game import Rules
-from ..core.klondike import KlondikeRules
 
 #: reason keys (the page translates them) and their English words
 REASONS = {
@@ -33,7 +32,7 @@ def effects(rules: Rules, before: State, after: State, moves: tuple[Move, ...]) 
     to ``after``, as reason keys."""
     found = set()
     if any(m.is_stock for m in moves):
-        found.add("deals" if not isinstance(rules, KlondikeRules) else "draws")
+        found.add("draws" if rules.has_waste else "deals")
     if any(a < b for a, b in zip(after.down, before.down, strict=True)):
         found.add("uncovers")
     if sum(not pile for pile in after.columns) > sum(not pile for pile in before.columns):
@@ -41,7 +40,7 @@ def effects(rules: Rules, before: State, after: State, moves: tuple[Move, ...]) 
     if sum(map(len, after.foundations)) > sum(map(len, before.foundations)):
         found.add("foundation")
     last = moves[-1]
-    if not isinstance(rules, KlondikeRules) and last.target.isdigit() and len(moves) == 1:
+    if rules.build_rule == "any_suit" and last.target.isdigit() and len(moves) == 1:
         target = before.columns[int(last.target) - 1]
         pile = before.columns[int(last.source) - 1]
         if target and target[-1].suit == pile[len(pile) - last.count].suit:

@@ -22,7 +22,6 @@ from collections.abc import Callable, Hashable
 
 from ..core import State, Variant
 from ..core.game import Rules
-from ..core.spider import SpiderRules
 from ..solver.batch import solve_states
 from .knowledge import sight
 
@@ -82,7 +81,7 @@ def worths(variant: Variant, rules: Rules, finals: list[State], nodes: int,
     """(won, worth) of each world's position after a plan (module docstring); ``ahead``
     gives the best progress a Spider position reaches by moves that show nothing
     (``outlook``)."""
-    if not isinstance(rules, SpiderRules):
+    if rules.has_waste:  # Klondike: the solver alone; the Spider family: progress too
         verdicts = solve_states(variant, finals, nodes)
         worth = {"solved": 1.0, "unsolvable": 0.0, "unknown": UNDECIDED}
         return [(v.status == "solved", worth[v.status]) for v in verdicts]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .refusal import Refusal
+
 
 class KabaleError(ValueError):
     """Base of every error kabale raises for bad input (a ValueError, so either catch works)."""
@@ -12,7 +14,13 @@ class NotationError(KabaleError):
 
 
 class IllegalMoveError(KabaleError):
-    """A well-formed move the rules refuse in the current position; the game is unchanged."""
+    """A well-formed move the rules refuse in the current position; the game is unchanged.
+    ``refusal``: why, as a reason key and its parameters (core/refusal.py), when the rules
+    refused the move (None for "nothing to undo" and the like)."""
+
+    def __init__(self, message: str, refusal: Refusal | None = None) -> None:
+        super().__init__(message)
+        self.refusal = refusal
 
 
 class InvalidDealError(KabaleError):

@@ -32,7 +32,7 @@ from .errors import (
     NotationError,
     quoted,
 )
-from .klondike import KlondikeRules
+from .family import Rules, rules_for
 from .notation import parse_move_text
 from .observe import observation, render_table, short_deal_id
 from .persist import (
@@ -44,23 +44,11 @@ from .persist import (
     dump_save,
     read_save,
 )
-from .spider import SpiderRules
+from .refusal import Refusal
 from .state import FOUNDATION, STOCK, WASTE, Move, State
 from .variants import Variant, parse_variant
 
-Rules = KlondikeRules | SpiderRules
-
-
-def rules_for(variant: Variant) -> Rules:
-    """The rules object of a variant (options read once)."""
-    if variant.family == "klondike":
-        return KlondikeRules(
-            draw=int(variant["draw"]), passes=int(variant["passes"]), empty=str(variant["empty"]),
-            back=bool(variant["back"]), decks=int(variant["decks"]),
-            scoring=str(variant["scoring"]), open_stock=bool(variant["open"]),
-        )
-    return SpiderRules(variant.family, strict=bool(variant["strict"]),
-                       foundations=str(variant["foundations"]), suits=int(variant["suits"]))
+__all__ = ["Game", "Rules", "deck_text", "rules_for"]  # Rules and rules_for: core/family.py
 
 
 def deck_text(deck: Sequence[Card]) -> str:
@@ -115,7 +103,7 @@ class Game:
     def from_position(cls, variant: str | Variant, state: State) -> Game:
         """Start from any constructed position (for puzzles, tests and solver checks)."""
         parsed = parse_variant(variant)
-        check_state(parsed, rules_for(parsed).n_columns, state)
+        check_state(parsed, rules_for(parsed), state)
         return cls(parsed, state, f"{parsed}#{POSITION}")
 
     @classmethod
@@ -308,10 +296,8 @@ class Game:
 
     @property
     def passes_left(self) -> int | None:
-        """Klondike: turn-backs of the waste still allowed (None = unlimited or not Klondike)."""
-        if isinstance(self.rules, KlondikeRules):
-            return self.rules.passes_left(self.state)
-        return None
+        """Turn-backs of the waste still allowed (None = unlimited, or no waste)."""
+        return self.rules.passes_left(self.state)
 
     @property
     def deal_known(self) -> bool:
@@ -334,7 +320,7 @@ class Game:
         """What the player sees (docs/api.md, "The observation"); hidden cards appear as
         "??", and the deal id is None while it is secret (module docstring)."""
         self._refresh_legal()
-        return observation(self.variant, self.deal_id if self._deal_known else None,
+        return observation(self.variant, self.rules, self.deal_id if self._deal_known else None,
                            self.deal_hash, self.state, self._legal, self.outcome,
                            self.passes_left, self.moves_made)
 
@@ -396,7 +382,8 @@ class Game:
         legal = self._legal_index.get(wanted)
         if legal is None:
             _check_syntax(wanted)
-            raise IllegalMoveError(self._reason(wanted))
+            refusal = self._refusal(wanted)
+            raise IllegalMoveError(f"illegal move {str(wanted)!r}: {refusal.text()}", refusal)
         if len(self._moves) >= MAX_MOVES:
             raise IllegalMoveError(f"illegal move {str(legal)!r}: the game has {MAX_MOVES} "
                                    "moves, the most one game holds (undo some, or start anew)")
@@ -417,10 +404,11 @@ class Game:
         if not self._deal_known and self.rules.is_won(self.state):
             self._deal_known = True
 
-    def _reason(self, move: Move) -> str:
+    def _refusal(self, move: Move) -> Refusal:
+        """Why the rules refuse ``move`` here."""
         if self.rules.is_won(self.state):
-            return f"illegal move {str(move)!r}: the game is already won"
-        return f"illegal move {str(move)!r}: {self.rules.explain(self.state, move)}"
+            return Refusal("already_won")
+        return self.rules.refusal(self.state, move)
 
     def undo(self) -> Move:
         """Take back the last move (with the flips and removals it caused); returns it."""

@@ -16,9 +16,13 @@ foundation still earns 5): the same stake per card as the single-pack game.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from .cards import ACE, KING, Card
+from .errors import InvalidDealError
+from .refusal import Refusal
 from .state import FOUNDATION, IN_STOCK, STOCK, WASTE, Move, Pile, Place, State, lay_out
+from .variants import Variant
 
 STANDARD_POINTS = {"foundation": 10, "waste_to_column": 5, "flip": 5, "back": -15}
 
@@ -27,9 +31,17 @@ class KlondikeRules:
     """Klondike's rules under one set of options (draw, passes, empty, back, decks, scoring)."""
 
     family = "klondike"
+    #: the family's facts (core/family.py, ``Rules``): a waste; foundations built up by suit
+    #: from the Ace, one card at a time; columns built down in alternating colours; columns
+    #: alike (the stock never deals to one)
+    has_waste = True
+    foundation_rule = "cards"
+    build_rule = "alternate_colours"
+    columns_interchangeable = True
 
     def __init__(self, draw: int, passes: int, empty: str, back: bool, decks: int,
-                 scoring: str, open_stock: bool = False) -> None:
+                 scoring: str, open_stock: bool = False, name: str = "klondike") -> None:
+        self.name = name  # the variant, for messages
         self.draw = draw
         self.open_stock = open_stock  # Thoughtful: the player sees the stock (only is_lost asks)
         self.passes = passes
@@ -40,11 +52,60 @@ class KlondikeRules:
         self.n_columns = 7 if decks == 1 else 9
         self.n_foundations = 4 * decks
         self.n_cards = 52 * decks
+        #: the suit each foundation takes: f1..f4 = S H D C, f5..f8 again
+        self.foundation_suits = tuple(i % 4 for i in range(self.n_foundations))
         # the points of each scored event (apply)
         self._event_points = {event: self._points(event) for event in STANDARD_POINTS}
         # the notation of each column and foundation (legal_move)
         self._column_names = {str(i + 1): i for i in range(self.n_columns)}
         self._foundation_names = {f"f{f + 1}": f for f in range(self.n_foundations)}
+
+    @classmethod
+    def from_variant(cls, variant: Variant) -> KlondikeRules:
+        """The rules of a Klondike variant, its options read once."""
+        return cls(draw=int(variant["draw"]), passes=int(variant["passes"]),
+                   empty=str(variant["empty"]), back=bool(variant["back"]),
+                   decks=int(variant["decks"]), scoring=str(variant["scoring"]),
+                   open_stock=bool(variant["open"]), name=str(variant))
+
+    # ------------------------------------------------------------------ facts
+    @property
+    def shows_every_card(self) -> bool:
+        """Thoughtful (``open=true``): every card is dealt face up."""
+        return self.open_stock
+
+    @property
+    def talon_cycle(self) -> int:
+        """The cards a press draws when the talon cycles for ever (unlimited passes), else 0."""
+        return self.draw if self.passes == 0 else 0
+
+    def facts(self) -> dict[str, Any]:
+        """The observation's ``rules`` block (docs/api.md)."""
+        return {"family": self.family, "shows_every_card": self.shows_every_card,
+                "has_waste": True, "foundation_rule": self.foundation_rule,
+                "columns_interchangeable": True, "draw": self.draw,
+                "empty_column": "any" if self.any_card_on_empty else "king",
+                "build_rule": self.build_rule, "foundation_to_column": self.back}
+
+    def stock_shown(self, before: State, after: State) -> list[Card] | None:
+        """The cards the stock action from ``before`` to ``after`` showed, the stock's top
+        first, as they now lie face up; None for a turn-back of the waste (the new stock is
+        the old waste, in the order the player just saw)."""
+        if not before.stock:
+            return None
+        taken = len(before.stock) - len(after.stock)
+        return [after.waste[len(after.waste) - taken + i] for i in range(taken)]
+
+    def check_position(self, state: State) -> None:
+        """Raise InvalidDealError unless the foundations are this variant's: 4 a pack, pile i
+        built up from the Ace in suit i mod 4."""
+        if len(state.foundations) != self.n_foundations:
+            raise InvalidDealError(f"{self.name} has {self.n_foundations} foundations")
+        for index, pile in enumerate(state.foundations):
+            for rank, card in enumerate(pile, start=1):
+                if card.rank != rank or card.suit != index % 4:
+                    raise InvalidDealError(f"foundation f{index + 1} must build "
+                                           f"{'SHDC'[index % 4]} up from the Ace")
 
     # ------------------------------------------------------------------ dealing
     def deal_places(self) -> tuple[Place, ...]:
@@ -439,7 +500,7 @@ class KlondikeRules:
         if self.passes != 0 or len(legal) != 1 or legal[0].source != STOCK:
             return False
         return self._cycle_is_dead(state) and (
-            self._stock_seen(state) or not self._unseen_could_play(state))
+            self.stock_seen(state) or not self._unseen_could_play(state))
 
     def _cycle_is_dead(self, state: State) -> bool:
         """Drawing through the true stock and waste until they repeat offers no other move."""
@@ -453,7 +514,7 @@ class KlondikeRules:
                 return True
         return False
 
-    def _stock_seen(self, state: State) -> bool:
+    def stock_seen(self, state: State) -> bool:
         """Has the player seen every stock card, in order? Cards reach the stock only by a
         turn-back of the waste, where each of them lay face up; so after the first pass (or
         with no stock left, or with the stock shown) the player knows the stock exactly."""
@@ -473,61 +534,73 @@ class KlondikeRules:
                    or any(self._fits(card, column) for column in state.columns)
                    for card in unseen)
 
-    # ------------------------------------------------------------------ explanations
+    # ------------------------------------------------------------------ refusals
     def explain(self, state: State, move: Move) -> str:
         """Why ``move`` is not legal in ``state``, in one line for a player."""
+        return self.refusal(state, move).text()
+
+    def refusal(self, state: State, move: Move) -> Refusal:
+        """Why ``move`` is not legal in ``state``, as a reason key and its parameters."""
         n = self.n_columns
         if move.source == STOCK:
             if self.is_won(state):
-                return "the game is won"
+                return Refusal("won")
             if not state.waste:
-                return "the stock and the waste are both empty"
-            return "no passes left: the waste cannot be turned over again"
+                return Refusal("stock_empty")
+            return Refusal("no_passes")
         source, target = move.source, move.target
         for part in (source, target):
             if part.isdigit() and not 1 <= int(part) <= n:
-                return f"there is no column {part} (columns 1-{n})"
+                return Refusal("no_column", {"column": part, "columns": n})
             if part.startswith("f") and len(part) > 1 and not 1 <= int(part[1:]) <= len(
                     state.foundations):
-                return f"there is no foundation {part} (f1-f{len(state.foundations)})"
+                return Refusal("no_foundation", {"foundation": part,
+                                                 "foundations": len(state.foundations)})
         if self.is_won(state):
-            return "the game is won"
+            return Refusal("won")
         if source == WASTE:
             if not state.waste:
-                return "the waste is empty"
+                return Refusal("waste_empty")
             cards: Pile = state.waste[-1:]
         elif source.startswith("f"):
             if not self.back:
-                return "cards may not come back from a foundation in this variant"
+                return Refusal("no_back")
             pile = state.foundations[int(source[1:]) - 1]
             if not pile:
-                return f"foundation {source} is empty"
+                return Refusal("foundation_empty", {"foundation": source})
             cards = pile[-1:]
         else:
             col = int(source) - 1
             pile = state.columns[col]
             if not pile:
-                return f"column {source} is empty"
+                return Refusal("column_empty", {"column": source})
             up = len(pile) - state.down[col]
             if move.count > up:
-                return f"column {source} has only {up} face-up card(s)"
+                return Refusal("face_down", {"column": source, "up": up})
             if target == FOUNDATION and move.count != 1:
-                return "only one card at a time goes to a foundation"
+                return Refusal("one_to_foundation")
             cards = pile[len(pile) - move.count:]
             if self.run_start(state, col) > len(pile) - move.count:
-                return f"those {move.count} cards are not an alternating descending run"
+                return Refusal("not_run_alt", {"n": move.count})
         head = cards[0]
         if target == FOUNDATION or target.startswith("f"):
             want = self.foundation_for(state, head)
             if want < 0:
-                need = "an Ace" if head.rank == ACE else f"the {_name(head.rank - 1)} of its suit"
-                return f"{head} cannot go to a foundation (it needs {need} there first)"
-            return f"{head} goes to f{want + 1}, not {target}"
+                if head.rank == ACE:
+                    return Refusal("foundation_needs_ace", {"card": str(head)})
+                return Refusal("foundation_needs_rank", {"card": str(head),
+                                                         "rank": head.rank - 1})
+            return Refusal("other_foundation", {"card": str(head), "foundation": f"f{want + 1}",
+                                                "target": target})
         column = state.columns[int(target) - 1]
         if not column:
-            return f"only a King may fill an empty column (not {head})"
+            return Refusal("king_only", {"card": str(head)})
         top = column[-1]
-        return f"{head} cannot go on {top} (needs a {_needs(top)})"
+        if top.rank == ACE:
+            return Refusal("nothing_below_ace", {"card": str(head), "top": str(top)})
+        return Refusal("needs_colour", {"card": str(head), "top": str(top),
+                                        "colour": "black" if top.is_red else "red",
+                                        "rank": top.rank - 1})
 
 
 def _run_start(pile: Sequence[Card], floor: int) -> int:
@@ -540,14 +613,3 @@ def _run_start(pile: Sequence[Card], floor: int) -> int:
             break
         start -= 1
     return start
-
-
-def _name(rank: int) -> str:
-    return {1: "Ace", 11: "Jack", 12: "Queen", 13: "King"}.get(rank, str(rank))
-
-
-def _needs(top: Card) -> str:
-    if top.rank == ACE:
-        return "lower card, and nothing is lower than an Ace"
-    colour = "black" if top.is_red else "red"
-    return f"{colour} {_name(top.rank - 1)}"

@@ -7,12 +7,18 @@ deal id (None here) reveals them all, so the caller passes it only once the play
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .state import Move, State
 from .variants import Variant
 
+if TYPE_CHECKING:
+    from .family import Rules
+
 HIDDEN = "??"
+#: The version of the observation's ``rules`` block (docs/api.md): raised when a key changes
+#: meaning or goes; a new key does not raise it.
+RULES_VERSION = 1
 #: Deal ids are shortened where people read them once what follows '#' is longer than this.
 SHORT_DEAL = 12
 
@@ -26,13 +32,13 @@ def short_deal_id(deal_id: str) -> str:
     return f"{variant}{hash_sign}{number[:8]}…"
 
 
-def observation(variant: Variant, deal_id: str | None, deal_hash: str, state: State,
-                legal: list[Move], outcome: str, passes_left: int | None,
+def observation(variant: Variant, rules: Rules, deal_id: str | None, deal_hash: str,
+                state: State, legal: list[Move], outcome: str, passes_left: int | None,
                 moves_made: int) -> dict[str, Any]:
     """The JSON-safe observation of ``state`` (schema: docs/api.md, "The observation");
     ``deal_id`` is None while the deal is secret, ``deal_hash`` the sha256 of the true deal
     id."""
-    open_table = variant.shows_every_card
+    open_table = rules.shows_every_card
     columns = []
     for pile, down in zip(state.columns, state.down, strict=True):
         shown = [str(card) for card in pile]
@@ -63,6 +69,8 @@ def observation(variant: Variant, deal_id: str | None, deal_hash: str, state: St
         "outcome": outcome,
         "score": state.score,
         "moves_made": moves_made,
+        # the family's facts, so that a reader never parses them out of the variant string
+        "rules": {"version": RULES_VERSION, **rules.facts()},
     }
 
 
@@ -77,11 +85,10 @@ def render_table(obs: dict[str, Any]) -> str:
     if obs["stock_cards"] is not None:
         stock += ": " + " ".join(obs["stock_cards"])
     lines.append(stock)
-    klondike = obs["variant"].startswith("klondike")
-    if klondike:
+    if obs["rules"]["has_waste"]:
         lines.append("waste: " + (" ".join(obs["waste"][-3:]) if obs["waste"] else "--")
                      + (f"   ({len(obs['waste'])} cards)" if len(obs["waste"]) > 3 else ""))
-    if klondike or "foundations=cards" in obs["variant"]:
+    if obs["rules"]["foundation_rule"] == "cards":
         piles = [pile[-1] if pile else "--" for pile in obs["foundations"]]
         lines.append("foundations: " + " ".join(f"f{i + 1}:{p}" for i, p in enumerate(piles)))
     else:

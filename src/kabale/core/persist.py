@@ -20,13 +20,16 @@ import hashlib
 import json
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .cards import Card
 from .deal import DEAL_FORMAT, fresh_deck
 from .errors import InvalidDealError, InvalidSaveError, NotationError, quoted
 from .state import State
 from .variants import Variant
+
+if TYPE_CHECKING:
+    from .family import Rules
 
 SAVE_FORMAT = "kabale-game"
 SAVE_VERSION = 1
@@ -89,10 +92,11 @@ def state_from_dict(data: Any) -> State:
         raise InvalidDealError(f"a position needs the field {missing}") from None
 
 
-def check_state(variant: Variant, n_columns: int, state: State) -> None:
+def check_state(variant: Variant, rules: Rules, state: State) -> None:
     """Raise InvalidDealError unless ``state`` is a well-formed position of the variant: the
-    right number of piles (``n_columns`` columns), the variant's exact cards, sane face-down
-    counts."""
+    right number of piles, the variant's exact cards, sane face-down counts, and the waste
+    and foundations its family allows (``rules.check_position``)."""
+    n_columns = rules.n_columns
     if len(state.columns) != n_columns or len(state.down) != n_columns:
         raise InvalidDealError(f"{variant} has {n_columns} columns, the position has "
                                f"{len(state.columns)} columns and {len(state.down)} down counts")
@@ -100,39 +104,9 @@ def check_state(variant: Variant, n_columns: int, state: State) -> None:
         if not 0 <= down <= max(len(pile) - 1, 0):
             raise InvalidDealError(f"column {i + 1}: {down} face-down cards under "
                                    f"{len(pile)} cards (the top card is always face up)")
-    if variant.family == "klondike":
-        if len(state.foundations) != 4 * int(variant["decks"]):
-            raise InvalidDealError(f"{variant} has {4 * int(variant['decks'])} foundations")
-        for index, pile in enumerate(state.foundations):
-            for rank, card in enumerate(pile, start=1):
-                if card.rank != rank or card.suit != index % 4:
-                    raise InvalidDealError(f"foundation f{index + 1} must build "
-                                           f"{'SHDC'[index % 4]} up from the Ace")
-    else:
-        if state.waste:
-            raise InvalidDealError(f"{variant.family} has no waste")
-        if variant["foundations"] == "cards":
-            _check_card_foundations(variant, state)
-        for pile in () if variant["foundations"] == "cards" else state.foundations:
-            if not pile or [(c.rank, c.suit) for c in pile] != [
-                    (13 - k, pile[0].suit) for k in range(13)]:
-                raise InvalidDealError("each removed run must be King to Ace of one suit")
+    rules.check_position(state)
     if Counter(state.all_cards()) != Counter(fresh_deck(variant)):
         raise InvalidDealError(f"the position does not hold exactly the cards of {variant}")
-
-
-def _check_card_foundations(variant: Variant, state: State) -> None:
-    """Spider family with foundations=cards: one pile per 13 cards of the deck, pile i
-    built up from the Ace in suit i mod the variant's suit count (core/spider.py)."""
-    piles = len(fresh_deck(variant)) // 13
-    if len(state.foundations) != piles:
-        raise InvalidDealError(f"{variant} has {piles} foundations")
-    suits = int(variant["suits"])
-    for index, pile in enumerate(state.foundations):
-        for rank, card in enumerate(pile, start=1):
-            if card.rank != rank or card.suit != index % suits:
-                raise InvalidDealError(f"foundation f{index + 1} must build "
-                                       f"{'SHDC'[index % suits]} up from the Ace")
 
 
 def state_digest(state: State) -> str:

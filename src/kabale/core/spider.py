@@ -25,9 +25,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
+from typing import Any
 
 from .cards import ACE, KING, Card
+from .errors import InvalidDealError
+from .refusal import Refusal
 from .state import FOUNDATION, IN_STOCK, STOCK, Move, Pile, Place, State, lay_out
+from .variants import Variant
 
 RUN = 13
 FOUNDATION_RULES = ("runs", "cards")
@@ -47,9 +51,20 @@ class SpiderRules:
     """Spider or Spiderette under one set of options (suits is in the deck; strict and the
     foundation rule here)."""
 
+    #: the family's facts (core/family.py, ``Rules``): no waste; columns built down in any
+    #: suit; the stock deals one card to each column from the left (so columns are not
+    #: interchangeable); nothing dealt face up
+    has_waste = False
+    build_rule = "any_suit"
+    columns_interchangeable = False
+    shows_every_card = False
+    talon_cycle = 0
+
     def __init__(self, family: str, strict: bool, foundations: str = "runs",
-                 suits: int = 4) -> None:
+                 suits: int = 4, name: str = "") -> None:
         self.family = family
+        self.name = name or family  # the variant, for messages
+        self.foundation_rule = foundations
         self.strict = strict
         self.spiderette = family == "spiderette"
         self.n_columns = 7 if self.spiderette else 10
@@ -58,6 +73,65 @@ class SpiderRules:
         #: foundations=cards: how many foundations, and the suit each one takes
         self.n_foundations = self.n_cards // RUN if self.cards_up else 0
         self.foundation_suits = tuple(i % suits for i in range(self.n_foundations))
+
+    @classmethod
+    def from_variant(cls, variant: Variant) -> SpiderRules:
+        """The rules of a Spider or Spiderette variant, its options read once."""
+        return cls(variant.family, strict=bool(variant["strict"]),
+                   foundations=str(variant["foundations"]), suits=int(variant["suits"]),
+                   name=str(variant))
+
+    # ------------------------------------------------------------------ facts
+    def facts(self) -> dict[str, Any]:
+        """The observation's ``rules`` block (docs/api.md)."""
+        return {"family": self.family, "shows_every_card": False, "has_waste": False,
+                "foundation_rule": self.foundation_rule, "columns_interchangeable": False,
+                "draw": None, "empty_column": "any", "build_rule": self.build_rule,
+                "foundation_to_column": False}
+
+    def passes_left(self, state: State) -> int | None:
+        """The Spider family never turns a waste back: None."""
+        return None
+
+    def stock_seen(self, state: State) -> bool:
+        """Does the player know every stock card, in order? Only when the stock is empty: a
+        Spider stock is dealt face down and never turned back."""
+        return not state.stock
+
+    def stock_shown(self, before: State, after: State) -> list[Card] | None:
+        """The cards the deal from ``before`` to ``after`` showed, the stock's top first, as
+        they now lie face up (a card that completed a run shows as that run's Ace)."""
+        taken = len(before.stock) - len(after.stock)
+        removed = iter(after.foundations[len(before.foundations):])
+        shown = []
+        for col in range(taken):  # dealt one a column from the left, the stock's top first
+            size = len(before.columns[col])
+            if len(after.columns[col]) > size:
+                shown.append(after.columns[col][size])
+            else:  # it completed a run, removed at once: that run's last card (its Ace)
+                shown.append(next(removed)[-1])
+        return shown
+
+    def check_position(self, state: State) -> None:
+        """Raise InvalidDealError unless the waste is empty and the foundations are this
+        variant's: removed King-to-Ace runs of one suit, or (foundations=cards) one pile per
+        13 cards, pile i built up from the Ace in foundation_suits[i]."""
+        if state.waste:
+            raise InvalidDealError(f"{self.family} has no waste")
+        if self.cards_up:
+            if len(state.foundations) != self.n_foundations:
+                raise InvalidDealError(f"{self.name} has {self.n_foundations} foundations")
+            for index, pile in enumerate(state.foundations):
+                suit = self.foundation_suits[index]
+                for rank, card in enumerate(pile, start=1):
+                    if card.rank != rank or card.suit != suit:
+                        raise InvalidDealError(f"foundation f{index + 1} must build "
+                                               f"{'SHDC'[suit]} up from the Ace")
+            return
+        for pile in state.foundations:
+            if not pile or [(c.rank, c.suit) for c in pile] != [
+                    (13 - k, pile[0].suit) for k in range(13)]:
+                raise InvalidDealError("each removed run must be King to Ace of one suit")
 
     # ------------------------------------------------------------------ dealing
     def deal_places(self) -> tuple[Place, ...]:
@@ -120,6 +194,12 @@ class SpiderRules:
         """The stock has cards and (under the strict rule) no column is empty."""
         return bool(state.stock) and not (self.strict and not all(state.columns))
 
+    stock_action_possible = deal_possible
+
+    def waste_moves(self, state: State) -> list[Move]:
+        """No waste: no moves of it."""
+        return []
+
     # ------------------------------------------------------------------ moves
     def legal_moves(self, state: State) -> list[Move]:
         """Every legal move, in the module's fixed order, with canonical text."""
@@ -151,6 +231,33 @@ class SpiderRules:
         if self.deal_possible(state):
             moves.append(Move(STOCK, "", 1, STOCK))
         return moves
+
+    def legal_move(self, state: State, move: Move) -> Move | None:
+        """The move of ``legal_moves(state)`` equal to ``move`` (with its canonical text), or
+        None when there is none."""
+        return next((legal for legal in self.legal_moves(state) if legal == move), None)
+
+    def stock_actions(self, state: State, times: int) -> State | None:
+        """The state after ``times`` deals ``d`` in a row, each checked, or None when one of
+        them is not legal."""
+        for _ in range(times):
+            if not self.deal_possible(state):
+                return None
+            state = self.apply(state, Move(STOCK, "", 1, STOCK))
+        return state
+
+    def play_line(self, state: State, moves: Sequence[Move]) -> tuple[State, list[str], int]:
+        """``moves`` played from ``state``, each checked as ``legal_move`` checks it: the state
+        after the legal moves before the first illegal one, their canonical texts, and the
+        index of that illegal move (-1 when all are legal)."""
+        texts: list[str] = []
+        for index, move in enumerate(moves):
+            legal = self.legal_move(state, move)
+            if legal is None:
+                return state, texts, index
+            state = self.apply(state, legal)
+            texts.append(str(legal))
+        return state, texts, -1
 
     def apply(self, state: State, move: Move) -> State:
         """The state after a legal ``move`` (not checked), with flips, removals and score."""
@@ -211,59 +318,64 @@ class SpiderRules:
         """Lost when no legal move is left and the game is not won."""
         return not legal and not self.is_won(state)
 
-    # ------------------------------------------------------------------ explanations
+    # ------------------------------------------------------------------ refusals
     def explain(self, state: State, move: Move) -> str:
         """Why ``move`` is not legal in ``state``, in one line for a player."""
+        return self.refusal(state, move).text()
+
+    def refusal(self, state: State, move: Move) -> Refusal:
+        """Why ``move`` is not legal in ``state``, as a reason key and its parameters."""
         n = self.n_columns
         if move.source == STOCK:
             if not state.stock:
-                return "the stock is empty: no deals left"
-            return "no deal while a column is empty: fill every column first"
+                return Refusal("no_deals")
+            return Refusal("deal_empty")
         source, target = move.source, move.target
         if self.cards_up and source.isdigit() and target.startswith(FOUNDATION):
-            return self._explain_foundation(state, move)
+            return self._foundation_refusal(state, move)
         if not (source.isdigit() and target.isdigit()):
-            if self.cards_up:
-                return (f"{self.family} has no waste, and cards never come back from a "
-                        f"foundation (columns 1-{n}, 'f', 'd')")
-            return f"{self.family} has no waste or foundation moves (columns 1-{n}, 'd')"
+            return Refusal("no_waste_back" if self.cards_up else "no_waste",
+                           {"family": self.family, "columns": n})
         for part in (source, target):
             if not 1 <= int(part) <= n:
-                return f"there is no column {part} (columns 1-{n})"
+                return Refusal("no_column", {"column": part, "columns": n})
         src = int(source) - 1
         pile = state.columns[src]
         if not pile:
-            return f"column {source} is empty"
+            return Refusal("column_empty", {"column": source})
         up = len(pile) - state.down[src]
         if move.count > up:
-            return f"column {source} has only {up} face-up card(s)"
+            return Refusal("face_down", {"column": source, "up": up})
         if move.count > self.run_length(state, src):
-            return f"those {move.count} cards are not a run of one suit descending by one"
+            return Refusal("not_run_suit", {"n": move.count})
         head = pile[len(pile) - move.count]
         top = state.columns[int(target) - 1][-1]
         if top.rank == ACE:
-            return "nothing goes on an Ace"
-        return f"{head} cannot go on {top} (needs a card one rank lower than {top})"
+            return Refusal("on_ace")
+        return Refusal("needs_rank", {"card": str(head), "top": str(top)})
 
-    def _explain_foundation(self, state: State, move: Move) -> str:
+    def _foundation_refusal(self, state: State, move: Move) -> Refusal:
         """Why a column-to-foundation ``move`` (foundations=cards) is not legal."""
         n, source, target = self.n_columns, move.source, move.target
         if not 1 <= int(source) <= n:
-            return f"there is no column {source} (columns 1-{n})"
+            return Refusal("no_column", {"column": source, "columns": n})
         if target != FOUNDATION and not 1 <= int(target[1:]) <= self.n_foundations:
-            return f"there is no foundation {target} (f1-f{self.n_foundations})"
+            return Refusal("no_foundation", {"foundation": target,
+                                             "foundations": self.n_foundations})
         pile = state.columns[int(source) - 1]
         if not pile:
-            return f"column {source} is empty"
+            return Refusal("column_empty", {"column": source})
         if move.count != 1:
-            return "only one card at a time goes to a foundation"
+            return Refusal("one_to_foundation")
         card = pile[-1]
         want = self.foundation_for(state, card)
         if want < 0:
-            need = "an empty foundation" if card.rank == ACE else \
-                f"the {Card(card.rank - 1, card.suit)} there first"
-            return f"{card} cannot go to a foundation (it needs {need})"
-        return f"{card} goes to f{want + 1}, not {target}"
+            if card.rank == ACE:
+                return Refusal("foundation_needs_empty", {"card": str(card)})
+            return Refusal("foundation_needs_card", {"card": str(card),
+                                                     "prev": str(Card(card.rank - 1, card.suit))})
+        return Refusal("other_foundation", {"card": str(card), "foundation": f"f{want + 1}",
+                                            "target": target})
 
 
 def _completed_run(pile: Pile, down: int) -> Pile:

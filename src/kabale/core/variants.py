@@ -110,13 +110,6 @@ class Variant:
                 f" valid: {', '.join(self.options)}"
             ) from None
 
-    @property
-    def shows_every_card(self) -> bool:
-        """Every card is dealt face up (Klondike's ``open=true``, Thoughtful): the player sees
-        all that the solver reads. The one place that says so; observation, knowledge and the
-        solver's report ask here."""
-        return self.family == "klondike" and bool(self.options["open"])
-
     def __str__(self) -> str:
         defaults = OPTIONS[self.family]
         changed = [

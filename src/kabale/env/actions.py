@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 
 from ..core.errors import KabaleError
 from ..core.game import Rules
-from ..core.klondike import KlondikeRules
 from ..core.state import FOUNDATION, STOCK, WASTE, Move
 
 #: the longest run that can ever move: King down to Ace
@@ -42,14 +41,13 @@ class ActionTable:
         n = rules.n_columns
         columns = [str(i + 1) for i in range(n)]
         moves: list[Move] = []
-        klondike = isinstance(rules, KlondikeRules)
-        if klondike or rules.cards_up:
+        if rules.foundation_rule == "cards":
             moves += [Move(c, FOUNDATION) for c in columns]
-        if klondike:
+        if rules.has_waste:
             moves.append(Move(WASTE, FOUNDATION))
         moves += [Move(a, b, k) for a in columns for b in columns if a != b
                   for k in range(1, MAX_RUN + 1)]
-        if isinstance(rules, KlondikeRules):  # (mypy keeps no narrowing in ``klondike``)
+        if rules.has_waste:  # Klondike: the waste's and the foundations' cards to columns
             moves += [Move(WASTE, c) for c in columns]
             moves += [Move(f"f{f + 1}", c) for f in range(rules.n_foundations) for c in columns]
         moves.append(Move(STOCK))

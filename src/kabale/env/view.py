@@ -21,7 +21,6 @@ from gymnasium import spaces
 from ..core.cards import Card
 from ..core.errors import KabaleError
 from ..core.game import Rules
-from ..core.klondike import KlondikeRules
 from ..core.state import IN_STOCK, Pile, State
 from ..core.variants import Variant
 from .actions import MAX_RUN
@@ -45,7 +44,7 @@ def column_depth(rules: Rules) -> int:
     """
     sizes = Counter(place.column for place in rules.deal_places())
     stock = sizes.pop(IN_STOCK, 0)
-    deals = 0 if isinstance(rules, KlondikeRules) else -(-stock // rules.n_columns)
+    deals = 0 if rules.has_waste else -(-stock // rules.n_columns)
     return min(rules.n_cards, max(sizes.values()) - 1 + MAX_RUN * (deals + 1))
 
 
@@ -54,21 +53,21 @@ class View:
 
     def __init__(self, variant: Variant, rules: Rules) -> None:
         self.rules = rules
-        self.klondike = isinstance(rules, KlondikeRules)
-        self.open = self.klondike and bool(variant["open"])
+        self.waste = rules.has_waste
+        self.open = rules.shows_every_card
         # foundations built card by card (Klondike, Spider's foundations=cards): their heights
-        self.heights = self.klondike or bool(variant["foundations"] == "cards")
+        self.heights = rules.foundation_rule == "cards"
         n = rules.n_columns
         self.depth = column_depth(rules)
         self.stock_size = sum(place.column == IN_STOCK for place in rules.deal_places())
-        piles = rules.n_foundations if isinstance(rules, KlondikeRules) else rules.n_cards // 13
+        piles = rules.n_cards // 13  # foundations built card by card, or runs removed
         fields: dict[str, spaces.Space[Any]] = {
             "columns": _box(0, UNSEEN, (n, self.depth), np.int8),
             "down": _box(0, self.depth, (n,), np.int8),
             "stock": _box(0, self.stock_size, (1,), np.int16),
             "foundations": _box(0, 13 if self.heights else 4, (piles,), np.int8),
         }
-        if self.klondike:
+        if self.waste:
             fields["waste"] = _box(0, UNSEEN - 1, (self.stock_size,), np.int8)
             fields["stock_cards"] = _box(0, UNSEEN, (self.stock_size,), np.int8)
             fields["passes_left"] = _box(-1, 2, (1,), np.int8)
@@ -113,11 +112,11 @@ class View:
         self._last = state
         if self.heights:
             arrays["foundations"][:] = [len(pile) for pile in state.foundations]
-        if isinstance(self.rules, KlondikeRules):
+        if self.waste:
             if last is None or state.waste is not last.waste:
                 _write(arrays["waste"], state.waste, 0)
             if last is None or state.stock is not last.stock:
-                seen = self.open or state.passes_used > 0
+                seen = self.rules.stock_seen(state)
                 _write(arrays["stock_cards"], state.stock, 0 if seen else len(state.stock))
             left = self.rules.passes_left(state)
             arrays["passes_left"][0] = -1 if left is None else left

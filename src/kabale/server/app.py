@@ -282,6 +282,8 @@ async def _api_error(request: Request, exc: Exception) -> Response:
     body: dict[str, Any] = {"error": exc.message}
     if exc.code is not None:
         body["code"] = exc.code
+    if exc.reason is not None:
+        body["reason"] = exc.reason
     if exc.retry_after is None:
         return JSONResponse(body, status_code=exc.status)
     body["retry_after"] = exc.retry_after

@@ -10,7 +10,7 @@ from typing import Any
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
-from kabale.core.errors import InvalidSaveError, KabaleError
+from kabale.core.errors import IllegalMoveError, InvalidSaveError, KabaleError
 from kabale.server.games import Entry, GameOverError, GameService, payload
 from kabale.storage.db import GameNotFoundError, StaleGameError, StorageError
 from kabale.storage.secret import server_secret
@@ -22,11 +22,13 @@ class ApiError(Exception):
     """An error answered as ``{"error": message}`` with ``status``; ``code`` (sent as
     ``"code"`` when given) names a refusal the page words itself: "busy" (the advisor's queue
     is full), "no_deal" (no chosen deal turned up in time). ``retry_after`` (seconds) is
-    sent as the Retry-After header and the field ``"retry_after"``."""
+    sent as the Retry-After header and the field ``"retry_after"``. ``reason`` (sent as
+    ``"reason"``): a refused move's reason key and parameters (core/refusal.py)."""
 
     def __init__(self, status: int, message: str, code: str | None = None,
-                 retry_after: int | None = None) -> None:
+                 retry_after: int | None = None, reason: dict[str, Any] | None = None) -> None:
         super().__init__(message)
+        self.reason = reason
         self.status = status
         self.message = message
         self.code = code
@@ -95,6 +97,8 @@ def game_error(exc: Exception) -> ApiError:
         return ApiError(503, str(exc))
     if isinstance(exc, (GameOverError, InvalidSaveError, StaleGameError)):
         return ApiError(409, str(exc))
+    if isinstance(exc, IllegalMoveError) and exc.refusal is not None:
+        return ApiError(422, str(exc), reason=exc.refusal.to_dict())
     if isinstance(exc, KabaleError):
         return ApiError(422, str(exc))
     raise exc

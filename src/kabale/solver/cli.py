@@ -120,6 +120,6 @@ def status_line(game: Game, result: Result) -> str:
 def unseen_cards(game: Game) -> int:
     """How many cards of the position a player cannot see: the face-down ones and the
     stock, none in an open variant (Thoughtful: every card dealt face up)."""
-    if game.variant.shows_every_card:
+    if game.rules.shows_every_card:
         return 0
     return sum(game.state.down) + len(game.state.stock)

@@ -6,7 +6,6 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..core import Game, Move, State
-from ..core.klondike import KlondikeRules
 
 
 class SolverBugError(RuntimeError):
@@ -31,7 +30,7 @@ def shorten(game: Game, moves: list[str]) -> list[str]:
     before (legality never depends on the score, the one thing a loop may change). Uses the
     rules' fast unchecked path; the checked replay that follows catches any bad move."""
     rules = game.rules
-    limited = game.variant.family == "klondike" and game.variant["passes"] != 0
+    limited = rules.passes_left(game.state) is not None  # passes are counted
     state = game.state
 
     def key(s: State) -> tuple[object, ...]:
@@ -55,32 +54,26 @@ def shorten(game: Game, moves: list[str]) -> list[str]:
 def replay(game: Game, moves: list[str]) -> list[str]:
     """Play ``moves`` from ``game``'s position by its rules; return them in canonical
     notation. Raises SolverBugError unless every move is legal and the line ends won.
-    Klondike's lines are checked by the rules' play_line (legal_move's checks, on lists);
-    the others against the legal moves of each position. ``game`` is left as it was, and a
-    line may be longer than one game holds."""
+    The line is checked by the rules' play_line (legal_move's checks), not played on a
+    Game: ``game`` is left as it was, and a search may win by a line longer than the moves
+    one game holds (MAX_MOVES), which is no less a win."""
     rules = game.rules
-    if isinstance(rules, KlondikeRules):
-        state, canonical, bad = rules.play_line(game.state, [_move(text) for text in moves])
-        if bad >= 0:
-            raise SolverBugError(f"solver line refused by the rules at {moves[bad]!r}: "
-                                 f"illegal move: {rules.explain(state, _move(moves[bad]))}")
-        if not rules.is_won(state):
-            raise SolverBugError(f"solver line of {len(moves)} moves does not win the game")
-        return canonical
-    # checked against the rules' legal moves, not played on a Game: a search may win by a
-    # line longer than the moves one game holds (MAX_MOVES), and the line is no less a win
-    state = game.state
-    canonical = []
-    for text in moves:
-        legal = rules.legal_moves(state)
-        wanted = _move(text)
-        move = next((m for m in legal if m == wanted), None) or next(
-            (m for m in legal if m.text == text), None)
+    wanted = [_move(text) for text in moves]
+    state, canonical, done = game.state, list[str](), 0
+    while done < len(moves):
+        state, texts, bad = rules.play_line(state, wanted[done:])
+        canonical += texts
+        if bad < 0:
+            break
+        done += bad
+        # a move in canonical text ("3>7": the longest run that goes) is no explicit move
+        move = next((m for m in rules.legal_moves(state) if m.text == moves[done]), None)
         if move is None:
-            raise SolverBugError(f"solver line refused by the rules at {text!r}: illegal move: "
-                                 f"{rules.explain(state, wanted)}")
-        canonical.append(move.text)
+            raise SolverBugError(f"solver line refused by the rules at {moves[done]!r}: "
+                                 f"illegal move: {rules.explain(state, wanted[done])}")
         state = rules.apply(state, move)
+        canonical.append(move.text)
+        done += 1
     if not rules.is_won(state):
         raise SolverBugError(f"solver line of {len(moves)} moves does not win the game")
     return canonical

@@ -130,8 +130,8 @@ def kernel_args(game: Game) -> Args:
     the variant, columns, face-down counts, stock (card codes, bottom first), runs off, and
     under foundations=cards the codes of the cards on the foundations (else None)."""
     s = game.state
-    cards_up = game.variant["foundations"] == "cards"
-    return (bool(game.variant["strict"]), 52 if game.variant.family == "spiderette" else 104,
+    cards_up = game.rules.foundation_rule == "cards"
+    return (bool(game.variant["strict"]), game.rules.n_cards,
             [[code(c) for c in col] for col in s.columns], list(s.down),
             [code(c) for c in s.stock], 0 if cards_up else len(s.foundations),
             [code(c) for pile in s.foundations for c in pile] if cards_up else None)

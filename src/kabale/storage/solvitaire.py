@@ -26,12 +26,14 @@ with no pass used).
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import Any
 
 from ..core import Card, Game, InvalidDealError, NotationError, State, Variant, parse_variant
 from ..core.cards import card_of
-from ..core.deal import fresh_deck
 from ..core.errors import quoted
+from ..core.family import rules_for
+from ..core.state import IN_STOCK
 
 VARIANT_KEY = "kabale variant"
 KEYS = ("tableau piles", "stock", "waste", "foundations", VARIANT_KEY)
@@ -85,11 +87,7 @@ def to_solvitaire(game: Game) -> dict[str, Any]:
 def _foundation_suits(variant: Variant) -> list[int]:
     """The suit of each foundation where foundations are built by suit from the Ace
     (Klondike; the Spider family with foundations=cards), else [] (removed runs)."""
-    if variant.family == "klondike":
-        return [k % 4 for k in range(4 * int(variant["decks"]))]
-    if variant["foundations"] == "cards":
-        return [k % int(variant["suits"]) for k in range(len(fresh_deck(variant)) // 13)]
-    return []
+    return list(rules_for(variant).foundation_suits)
 
 
 def _piles(data: dict[str, Any], key: str) -> list[list[tuple[Card, bool]]]:
@@ -106,19 +104,17 @@ def _pile(data: dict[str, Any], key: str) -> list[Card]:
     return [parse_card(text)[0] for text in value]
 
 
-def _deal_shape(variant: Variant, n_columns: int) -> list[int]:
-    if variant.family == "spider":
-        return [6 if i < 4 else 5 for i in range(10)]
-    return list(range(1, n_columns + 1))
+def _deal_shape(variant: Variant) -> list[int]:
+    """How many cards the deal lays on each column."""
+    rules = rules_for(variant)
+    sizes = Counter(place.column for place in rules.deal_places())
+    return [sizes[col] for col in range(rules.n_columns)]
 
 
 def _deck_of_deal(variant: Variant, columns: list[list[Card]], stock: list[Card]) -> list[Card]:
     """The deck, in deal order, that kabale deals into these columns and stock."""
-    n = len(columns)
-    if variant.family == "spider":
-        deck = [columns[i % n][i // n] for i in range(54)]
-    else:
-        deck = [columns[col][row] for row in range(n) for col in range(row, n)]
+    deck = [columns[place.column][place.index] for place in rules_for(variant).deal_places()
+            if place.column != IN_STOCK]
     return deck + list(reversed(stock))
 
 
@@ -178,7 +174,7 @@ def from_solvitaire(variant: str | Variant | None, data: dict[str, Any]) -> Game
     foundations = [[card for card, _ in pile] for pile in _piles(data, "foundations")]
     any_down = any(not up for pile in marked for _, up in pile)
     down = [_down_count(i, pile, any_down) for i, pile in enumerate(marked)]
-    shape = _deal_shape(parsed, len(columns))
+    shape = _deal_shape(parsed)
     fresh = ([len(c) for c in columns] == shape and not waste and not any(foundations)
              and (not any_down or down == [n - 1 for n in shape]))
     if fresh:

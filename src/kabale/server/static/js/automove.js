@@ -1,6 +1,6 @@
 // The optional auto-move of safe cards to Klondike's foundations (a setting, off by default).
 
-import { familyOf, findMove } from "./moves.js";
+import { findMove } from "./moves.js";
 import { KLONDIKE_SUITS } from "./names.js";
 
 /** Klondike's optional auto-move: a card that no other card could ever need to sit on it
@@ -8,7 +8,7 @@ import { KLONDIKE_SUITS } from "./names.js";
  *  other colour reach r - 1). Only after the player's own moves, so an undo is not undone. */
 export function safeMove(body) {
   const obs = body.observation;
-  if (body.status !== "playing" || familyOf(obs.variant) !== "klondike") return null;
+  if (body.status !== "playing" || obs.rules.family !== "klondike") return null;
   const rank = (code) => "A23456789TJQK".indexOf(code[0]) + 1;
   const red = (suit) => suit === "H" || suit === "D";
   const homes = obs.foundations.map((pile, i) => ({ suit: KLONDIKE_SUITS[i % 4],

@@ -4,7 +4,6 @@
 // back and forth). The search reads only the face-up cards and the number of face-down ones
 // in each column, so it tells the player nothing the table does not show.
 
-import { familyOf, optionOf } from "./moves.js";
 
 const RANKS = "A23456789TJQK";
 const LIMIT = 5000;    // positions searched at most; beyond it nothing is claimed
@@ -55,9 +54,8 @@ function next(cols) {
  *  empty, a card is still face down, and no reachable position turns one up or completes a
  *  run. False when it is not, or when the search ran past its limit. */
 export function deadEnd(obs) {
-  const family = familyOf(obs.variant);
-  if (family === "klondike" || obs.outcome !== "playing" || obs.stock > 0) return false;
-  if (optionOf(obs.variant, "foundations") === "cards") return false;
+  if (obs.rules.has_waste || obs.outcome !== "playing" || obs.stock > 0) return false;
+  if (obs.rules.foundation_rule === "cards") return false;
   if (!obs.down.some((d) => d > 0)) return false;
   const start = obs.columns.map((col, c) => ({ up: col.slice(obs.down[c]), down: obs.down[c] }));
   const key = (cols) => cols.map((c) => `${c.down}:${c.up.join(",")}`).join("|");

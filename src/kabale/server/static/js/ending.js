@@ -7,7 +7,7 @@ import { deadEnd } from "./deadend.js";
 import { clock } from "./dialogs.js";
 import { say } from "./feedback.js";
 import { money, number, ordinal, t } from "./i18n.js";
-import { familyOf, legalMoves } from "./moves.js";
+import { legalMoves } from "./moves.js";
 import { variantName } from "./names.js";
 import { isVegas } from "./stats.js";
 
@@ -83,7 +83,7 @@ export function createEnding(ctx) {
   /** Klondike: once every card is face up and stock and waste are empty, play the rest. */
   function autoFinish() {
     const body = ctx.body(), obs = body.observation;
-    if (familyOf(obs.variant) !== "klondike" || body.status !== "playing") return false;
+    if (obs.rules.family !== "klondike" || body.status !== "playing") return false;
     // The demo plays the last moves itself: two players of one game would each send a move
     // the other has already made.
     if (ctx.demoRunning()) return false;

@@ -61,7 +61,7 @@ export function createHelp(ctx) {
     // A draw or a deal says itself ("Hint: draw from the stock."), not "The stock. It draws
     // from the stock."
     if (first && move === "d") {
-      const which = body.observation.variant.startsWith("klondike") ? "hint.best_draw" : "hint.best_deal";
+      const which = body.observation.rules.has_waste ? "hint.best_draw" : "hint.best_deal";
       return `${t(which)}${odds}`;
     }
     if (first) return `${t("hint.best", { move: words, reason: t(`hint.reason.${hint.data.reason_key}`) })}${odds}`;

@@ -3,7 +3,6 @@
 // and the time, which starts at the first move.
 
 import { money, number, t } from "./i18n.js";
-import { familyOf } from "./moves.js";
 import { clock } from "./dialogs.js";
 import { variantName } from "./names.js";
 import { isVegas } from "./stats.js";
@@ -80,7 +79,7 @@ export function hud(body, settings, balance, timerAt) {
   $("deal-tags").title = shown.length ? dealWords(body) : "";
   $("btn-undo").disabled = !body.can_undo;
   $("btn-redo").disabled = !body.can_redo;
-  document.body.dataset.family = familyOf(obs.variant);
+  document.body.dataset.family = obs.rules.family;
   document.body.dataset.status = body.status;
   tick(body, settings, timerAt);
 }

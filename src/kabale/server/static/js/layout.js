@@ -6,7 +6,6 @@
 // not change in the middle of a game) fits the height with each covered face-up card showing
 // at least its corner index: rank and suit.
 
-import { familyOf, optionOf } from "./moves.js";
 
 export const ASPECT = 1.4;
 const MAX_CW = 240;
@@ -69,7 +68,7 @@ export function fanOffsets(n, down, open, ch, m, room) {
 
 /** The longest column the variant is planned for (its size never changes below it). */
 function designColumn(obs) {
-  const family = familyOf(obs.variant);
+  const family = obs.rules.family;
   const n = obs.columns.length;
   if (family === "klondike") return { n: n - 1 + 13, down: n - 1 };
   return { n: (family === "spider" ? 5 : 6) + 13, down: family === "spider" ? 5 : 6 };
@@ -84,16 +83,16 @@ function spiderRuns(obs) {
 
 /** Facts about the observation that the layout needs. */
 function facts(obs) {
-  const family = familyOf(obs.variant);
+  const family = obs.rules.family;
   const klondike = family === "klondike";
-  const byCard = klondike || optionOf(obs.variant, "foundations") === "cards";
+  const byCard = obs.rules.foundation_rule === "cards";
   return {
     family, klondike, byCard,
     ncols: obs.columns.length,
     nf: byCard ? obs.foundations.length : spiderRuns(obs),
-    draw3: klondike && optionOf(obs.variant, "draw") === "3",
+    draw3: obs.rules.draw === 3,
     // Thoughtful, or a finished game's deal turned face up (the post-mortem's review)
-    open: obs.face_up === true || (klondike && optionOf(obs.variant, "open") === "true"),
+    open: obs.face_up === true || obs.rules.shows_every_card,
     deals: klondike ? 0 : Math.ceil(obs.stock / (family === "spider" ? 10 : 7)),
     stockCards: obs.stock_cards || null,
   };

@@ -16,7 +16,7 @@ export function pileName(pile, obs) {
   if (pile === "w") return t("pile.waste");
   if (pile === "d") return t("pile.stock");
   if (pile === "f") return t("pile.foundation");
-  if (familyOf(obs.variant) !== "klondike" && optionsOf(obs.variant).foundations !== "cards") {
+  if (obs.rules.foundation_rule === "runs") {
     return t("pile.runs");
   }
   const i = Number(pile.slice(1)) - 1;
@@ -71,7 +71,7 @@ export function liftedWords(code, count) {
 
 function whereTo(obs, target, code) {
   if (target === "f") {
-    const f = familyOf(obs.variant) === "klondike" ? foundationFor(obs, code) : null;
+    const f = obs.rules.has_waste ? foundationFor(obs, code) : null;
     return pileName(f ? `f${f}` : "f", obs);
   }
   if (!/^\d+$/.test(target)) return pileName(target, obs);
@@ -109,7 +109,7 @@ export function moveWords(body, text) {
 
 /** The stock action in words, from the positions before and after it. */
 function stockWords(before, after) {
-  if (familyOf(before.variant) !== "klondike") {
+  if (!before.rules.has_waste) {
     return t("say.deal", { n: before.stock - after.stock });
   }
   if (before.stock === 0) {
@@ -131,7 +131,7 @@ function consequences(before, after) {
       out.push(t("say.flip", { card: cardName(col[i]), n: c + 1 }));
     }
   });
-  if (familyOf(after.variant) !== "klondike" && after.foundations.length > before.foundations.length) {
+  if (after.rules.foundation_rule === "runs" && after.foundations.length > before.foundations.length) {
     for (const run of after.foundations.slice(before.foundations.length)) {
       out.push(t("say.run", { suit: t(`suit.${run[0][1]}`) }));
     }

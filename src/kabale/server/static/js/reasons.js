@@ -3,7 +3,6 @@
 // that is not on that list, as core's explain() does, in the page's language.
 
 import { cap, t } from "./i18n.js";
-import { familyOf, optionsOf } from "./moves.js";
 import { cardName } from "./names.js";
 
 const RANKS = "A23456789TJQK";
@@ -20,7 +19,7 @@ function isRun(cards, spider) {
 }
 
 function stockReason(obs) {
-  if (familyOf(obs.variant) === "klondike") {
+  if (obs.rules.has_waste) {
     return obs.stock || obs.waste.length ? t("reason.no_passes") : t("reason.stock_empty");
   }
   return obs.stock === 0 ? t("reason.no_deals") : t("reason.deal_empty");
@@ -28,10 +27,9 @@ function stockReason(obs) {
 
 /** The cards `count` lifted from `source`, or a reason they cannot be lifted. */
 function lifted(obs, source, count, target) {
-  const options = optionsOf(obs.variant);
   if (source === "w") return { cards: obs.waste.slice(-1) };
   if (source.startsWith("f")) {
-    if (options.back === "false") return { reason: t("reason.no_back") };
+    if (obs.rules.has_waste && !obs.rules.foundation_to_column) return { reason: t("reason.no_back") };
     const pile = obs.foundations[Number(source.slice(1)) - 1] || [];
     return { cards: pile.slice(-1) };
   }
@@ -45,7 +43,7 @@ function lifted(obs, source, count, target) {
   }
   if (target.startsWith("f") && count > 1) return { reason: t("reason.one_to_foundation") };
   const cards = col.slice(first);
-  const spider = familyOf(obs.variant) !== "klondike";
+  const spider = obs.rules.build_rule === "any_suit";
   if (!isRun(cards, spider)) {
     return { reason: spider ? t("reason.not_run_suit", { n: count }) : t("reason.not_run_alt") };
   }
@@ -53,8 +51,7 @@ function lifted(obs, source, count, target) {
 }
 
 function foundationReason(obs, head) {
-  const klondike = familyOf(obs.variant) === "klondike";
-  if (!klondike && optionsOf(obs.variant).foundations !== "cards") {
+  if (obs.rules.foundation_rule === "runs") {
     return t("reason.spider_foundation");
   }
   const r = rankOf(head);
@@ -64,9 +61,9 @@ function foundationReason(obs, head) {
 
 function columnReason(obs, head, target) {
   const col = obs.columns[Number(target) - 1] || [];
-  const klondike = familyOf(obs.variant) === "klondike";
+  const klondike = obs.rules.build_rule === "alternate_colours";
   if (!col.length) {
-    return klondike && optionsOf(obs.variant).empty !== "any" && head[0] !== "K"
+    return obs.rules.empty_column === "king" && head[0] !== "K"
       ? t("reason.king_only") : t("reason.not_allowed");
   }
   const r = rankOf(head);

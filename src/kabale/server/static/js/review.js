@@ -10,7 +10,6 @@ import { api } from "./api.js";
 import { h } from "./dialogs.js";
 import { bubble, say } from "./feedback.js";
 import { number, percent, t } from "./i18n.js";
-import { familyOf } from "./moves.js";
 import { factWords, moveWords } from "./names.js";
 
 const $ = (id) => document.getElementById(id);
@@ -19,7 +18,7 @@ const $ = (id) => document.getElementById(id);
  *  from column 5 to the ten of spades in column 6."); notation only while `obs` is unknown. */
 function inWords(obs, text) {
   if (!obs || !text) return text || "";
-  if (text === "d") return t(familyOf(obs.variant) === "klondike" ? "review.draw" : "review.deal");
+  if (text === "d") return t(obs.rules.has_waste ? "review.draw" : "review.deal");
   return moveWords({ observation: obs }, text);
 }
 

@@ -7,7 +7,7 @@
 import { cardElement, indexElement } from "./cards.js";
 import { t } from "./i18n.js";
 import { layout } from "./layout.js";
-import { familyOf, moveByText, parseMove } from "./moves.js";
+import { moveByText, parseMove } from "./moves.js";
 import { cardName, foundationFor, KLONDIKE_SUITS, pileName } from "./names.js";
 
 const EASE = "cubic-bezier(.25,.75,.35,1)";
@@ -366,7 +366,7 @@ export function targets(table, obs) {
     target: String(i + 1), left: box.left + c.x - L.gap / 2, right: box.left + c.x + L.cw + L.gap / 2,
     top: box.top + c.y - L.gap, bottom: box.bottom + 4000,
   }));
-  if (familyOf(obs.variant) === "klondike") {
+  if (obs.rules.has_waste) {
     for (const p of L.found) {
       out.push({ target: "f", left: box.left + p.x, right: box.left + p.x + L.cw * p.s,
         top: box.top + p.y - L.gap, bottom: box.top + p.y + L.ch * p.s });
