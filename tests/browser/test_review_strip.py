@@ -69,6 +69,36 @@ def test_a_given_up_game_s_moves_are_graded_in_the_look_back(server: LiveServer,
     context.close()
 
 
+@pytest.mark.slow  # a review of a long Spider game is started, then left
+def test_closing_the_look_back_stops_the_review_being_worked_out(server: LiveServer,
+                                                                 browser: Browser) -> None:
+    # a two-suit Spider game of 120 random moves: its review takes seconds, and the page
+    # closes it at its first report of progress
+    game = kabale.Game.new("spider:suits=2", 3)
+    rng = random.Random(3)
+    for _ in range(120):
+        game.play(rng.choice(game.legal_moves()))
+    store_game(server.db, "strip-2", game)
+    context, page = new_page(browser, 1200, 820)
+    open_game(page, f"{server.url}/?game=strip-2")
+    page.click("#btn-new")
+    page.click("#btn-resign")
+    page.click("#ask-buttons button.primary")
+    with page.expect_response(lambda r: r.url.endswith("/analysis")
+                              and r.request.method == "POST") as started:
+        page.click("#btn-look-back")
+    assert started.value.status == 202 and started.value.json()["state"] == "running"
+    with page.expect_request(lambda r: r.method == "DELETE" and r.url.endswith("/help")) \
+            as cancel:
+        page.click("#review-close")
+    answer = cancel.value.response()
+    assert answer is not None and answer.status == 200 and answer.json()["cancelled"] >= 1
+    polled = page.request.get(f"{server.url}/api/games/strip-2/analysis").json()
+    assert polled["state"] == "failed" and polled["code"] == "cancelled", polled
+    assert not page.errors  # type: ignore[attr-defined]
+    context.close()
+
+
 def test_coach_mode_asks_before_a_mistake_and_counts_as_help(server: LiveServer,
                                                             browser: Browser) -> None:
     # A position of a stored game (a fixed id, so the advisor's seed is fixed) and a move the

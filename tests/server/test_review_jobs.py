@@ -269,3 +269,28 @@ def test_deleting_a_player_stops_their_jobs_and_frees_their_workers(
         assert his.result(timeout=60) is None  # Bob's job carried on, in his worker
         assert sum(gone(pid) for pid in busy) == 1
         assert site_app.state.reviews.get(gid) is None  # her review forgotten
+
+
+# ------------------------------------------------------------------- coach mode
+
+def test_coach_is_a_job_of_the_players_counted_and_cached_like_a_hint(
+        app: Starlette, client: TestClient) -> None:
+    jobs = app.state.advisor.jobs
+    gid = client.post("/api/games", json={"variant": "klondike", "seed": 7}).json()["id"]
+    first = client.post(f"/api/games/{gid}/coach", json={"move": "d"})
+    assert first.status_code == 200, first.text
+    done = jobs.done
+    again = client.post(f"/api/games/{gid}/coach", json={"move": "d"})
+    assert again.json() == first.json() and jobs.done == done  # from the cache
+    portal = client.portal
+    assert portal is not None
+    held = [portal.start_task_soon(partial(jobs.run, "hint", time.sleep, 60, seconds=120,
+                                           owner=Owner("local", gid, f"p{i}")))
+            for i in range(3)]
+    wait_for(client, lambda: jobs.in_flight("local") == 3, "three jobs of the player's")
+    other = client.post(f"/api/games/{gid}/coach", json={"move": "1>4"})
+    assert other.status_code == 429 and other.json()["code"] == "too_many", other.text
+    assert client.delete(f"/api/games/{gid}/help").json()["cancelled"] == 3
+    for job in held:
+        with pytest.raises(JobCancelledError):
+            job.result(timeout=30)

@@ -36,10 +36,12 @@ from typing import Any, TypeVar
 from kabale.advisor import Bot, Chance, Effort, Hint, PostMortem, hint, postmortem, win_chance
 from kabale.advisor.effort import LEVELS, effort_for
 from kabale.advisor.knowledge import knowledge
+from kabale.advisor.review import Decision, grade_move
 from kabale.advisor.review import review as review_game
 from kabale.core.errors import KabaleError
 from kabale.core.game import Game
 from kabale.core.persist import state_digest
+from kabale.core.state import Move
 from kabale.core.variants import Variant
 from kabale.server.deals import SEARCH_SECONDS, DealInfo, NoDealFoundError, bands, find_deal
 from kabale.server.jobs import BusyError, JobLostError, JobTimeoutError, Lane, Progress
@@ -75,7 +77,8 @@ POSTMORTEM_NODES = 3_000_000
 #: the wall-clock cap of each kind of job (seconds), far above what its budget in positions
 #: takes on an idle machine: it is for a machine that is not, and for what no budget foresaw
 CAP_SECONDS: Mapping[str, float] = {"hint": 30.0, "chance": 30.0, "bot": 30.0,
-                                    "postmortem": 60.0, "daily": 60.0, "review": 300.0}
+                                    "postmortem": 60.0, "daily": 60.0, "review": 300.0,
+                                    "coach": 30.0}
 #: what a search for a deal may take past the time it is given to look (seconds)
 SEARCH_MARGIN = 30.0
 #: how long a request for a chosen deal looks on when its first look (``search_seconds``)
@@ -273,6 +276,17 @@ class Advisor:
         return await self._cached(("postmortem", game_id, position_key(copy)), "postmortem",
                                   Owner(player, game_id, position_key(copy)), postmortem,
                                   copy, self.budget("postmortem", copy), 0, False)
+
+    async def coach(self, game_id: str, game: Game, move: Move, player: str = LOCAL_PLAYER
+                    ) -> Decision:
+        """Coach mode's grade for playing ``move`` in the game's position, from what the
+        player has seen (review.grade_move), as a job of the player's at this position: like
+        a hint, shared and cached between games of one deal at one seen position, and
+        cancelled when the player leaves the position."""
+        copy = game.copy()
+        return await self._cached((*self._seen("coach", copy), str(move)), "coach",
+                                  Owner(player, game_id, position_key(copy)), grade_move,
+                                  copy, move, self.budget("coach", copy), position_seed(copy))
 
     def start_review(self, game_id: str, game: Game, player: str, progress: Progress
                      ) -> tuple[Job, Owner]:

@@ -355,8 +355,8 @@ def create_app(db_path: str, effort: EffortSetting = "quick",
         Route("/api/help", _no_solver if NO_SOLVER else jobs_api.help_status),
         Route(game + "/analysis", fetching(_no_solver if NO_SOLVER else review_api.analysis),
               methods=["GET", "POST"]),
-        Route(game + "/coach", fetching(_no_solver if NO_SOLVER else review_api.coach),
-              methods=["POST"]),
+        Route(game + "/coach", fetching(_no_solver if NO_SOLVER else jobs_api.watching(
+            review_api.coach)), methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     if site is not None:

@@ -73,11 +73,11 @@ PER_PLAYER = 3
 #: Dask's priority of each kind of job (higher runs first): what a player waits for during
 #: a game before what runs in the background or after it
 #: a game; a review, which nobody waits for, after everything a player does
-PRIORITY: Mapping[str, int] = {"hint": 10, "chance": 10, "bot": 10, "postmortem": 0,
-                               "daily": 0, "search": 0, "review": -10}
+PRIORITY: Mapping[str, int] = {"hint": 10, "chance": 10, "bot": 10, "coach": 10,
+                               "postmortem": 0, "daily": 0, "search": 0, "review": -10}
 #: the lane of each kind of job (the local engine's worker processes; a bound on Dask)
 LANES: Mapping[str, str] = {"hint": "play", "chance": "play", "bot": "play",
-                            "review": "review"}
+                            "coach": "play", "review": "review"}
 #: kinds of which a player may have fewer jobs in flight than ``per_player``
 PER_PLAYER_KIND: Mapping[str, int] = {"review": 1}
 #: the niceness of the local review lane's worker: on a busy machine a review yields the CPU

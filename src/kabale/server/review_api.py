@@ -34,10 +34,9 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from kabale.advisor.review import grade_move
 from kabale.core.errors import KabaleError
 from kabale.core.game import Game
-from kabale.server.advice import Advisor, position_seed
+from kabale.server.advice import Advisor
 from kabale.server.advice_api import _over, _playing, _think
 from kabale.server.handling import ApiError, game_error, read_json, service
 from kabale.server.jobs_api import player_key, refusal
@@ -229,8 +228,7 @@ async def coach(request: Request) -> Response:
     except KabaleError as exc:
         raise ApiError(422, str(exc)) from None
     advisor: Advisor = request.app.state.advisor
-    found = await _think(request, advisor.run(grade_move, game, move, advisor.level(game),
-                                              position_seed(game)))
+    found = await _think(request, advisor.coach(entry.id, game, move, player_key(request)))
     try:
         await service(request).aassist(entry.id)
     except Exception as exc:

@@ -175,6 +175,7 @@ _KINDS = {("POST", "games"): "games", ("POST", "replay"): "games",
           ("POST", "moves"): "moves", ("POST", "undo"): "moves", ("POST", "redo"): "moves",
           ("POST", "hint"): "help", ("GET", "chance"): "help", ("POST", "bot"): "help",
           ("GET", "postmortem"): "help", ("GET", "review"): "help", ("GET", "help"): "help",
+          ("POST", "coach"): "help", ("POST", "analysis"): "help",
           ("POST", "redeem"): "transfer", ("POST", "transfer"): "transfer"}
 MAX_BUCKETS = 100_000
 

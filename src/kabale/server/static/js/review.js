@@ -252,6 +252,9 @@ export function createReview(ctx) {
     if (!R.open) return;
     R.open = false;
     R.seq += 1;
+    // a review still being worked out is of no use now: its CPU goes to someone else
+    // (docs/api.md, "Help as jobs"; the server would stop it after a minute unasked anyway)
+    if (!R.grades) api.cancelHelp(R.id).catch(() => {});
     $("review").hidden = true;
     document.body.classList.remove("reviewing");
     ctx.endReview();
