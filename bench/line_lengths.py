@@ -20,7 +20,7 @@ import time
 
 from kabale import Game
 from kabale.solver import solve
-from kabale.solver.lines import short_line
+from kabale.solver.lines import SHORT_TRIES, short_line
 
 
 def parse_seeds(text: str) -> list[int]:
@@ -47,6 +47,8 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|---|---|---|---|---|---|---|---|")
     ratios: list[float] = []
     found_total = shown_total = 0
+    wins = [0] * len(SHORT_TRIES)  # deals each try won
+    bests = [0] * len(SHORT_TRIES)  # deals where it found the shortest line
     for seed in parse_seeds(args.seeds):
         game = Game.new(args.variant, seed)
         start = time.perf_counter()
@@ -56,9 +58,15 @@ def main(argv: list[str] | None = None) -> int:
             print(f"| {seed} | {result.status} | {result.nodes} | | | {solve_s:.1f} | | | |")
             continue
         start = time.perf_counter()
-        short = short_line(game, args.short_nodes)
+        lengths = []  # each try alone: short_line over all of them is the shortest of these
+        for index, attempt in enumerate(SHORT_TRIES):
+            short = short_line(game, args.short_nodes, tries=[attempt])
+            lengths.append(len(short.moves) if short else None)
+            wins[index] += short is not None
         short_s = time.perf_counter() - start
-        shortest = min(len(result.moves), len(short.moves)) if short else len(result.moves)
+        shortest = min([len(result.moves), *(n for n in lengths if n is not None)])
+        for index, length in enumerate(lengths):
+            bests[index] += length == shortest
         ratio = len(result.moves) / shortest
         ratios.append(ratio)
         found_total += result.found
@@ -69,6 +77,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\nsolved {len(ratios)}: search's lines {found_total} moves, shown "
               f"{shown_total} ({shown_total / found_total:.2f}); shown / shortest found: "
               f"median {statistics.median(ratios):.2f}, max {max(ratios):.2f}")
+        print("\nshort_line's tries (w_len, whole runs, beam round): deals won, deals where "
+              "shortest")
+        for attempt, won, best in zip(SHORT_TRIES, wins, bests, strict=True):
+            print(f"- {attempt}: {won}, {best}")
     return 0
 
 
