@@ -1,13 +1,14 @@
-"""What stripping the lines shown costs beside the search (never part of the test pass/fail).
+"""What stripping a line costs beside the search (never part of the test pass/fail).
 
     python bench/strip_cost.py spiderette spiderette:suits=2 --seeds 1-50 --max-nodes 1000000
 
 For each variant and deal, in one process: the search (kabale.solver.spider.run_spider, one
-lane under a budget in positions, as ``kabale solve --max-nodes``), then what solve did with
-a won line before issue 51 (cut its loops and replay it, result.shorten + result.replay) and
-what it does now (lines.strip_line, which replays too), one after the other on the same line.
-Prints the seconds of each summed over the deals, and solve's whole time now against before.
-The search itself is the same code either way.
+lane under a budget in positions, as ``kabale solve --max-nodes``), then what kabale.solve does
+with a won line (cut its loops and replay it, result.shorten + result.replay) and what
+``kabale solve`` and the look-back do instead (lines.strip_line, which replays too), one after
+the other on the same line. Prints the seconds of each summed over the deals, and the time of
+a solve with the strip against one without it: the reason kabale.solve itself does not strip
+(the tables and the advisor never show their lines).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-nodes", type=int, default=1_000_000)
     args = parser.parse_args(argv)
     print("| variant | solved | search s | loops cut + replay s | strip s | moves before "
-          "| moves shown | solve now / before |")
+          "| moves shown | with strip / without |")
     print("|---|---|---|---|---|---|---|---|")
     for variant in args.variants:
         search = old = new = 0.0
