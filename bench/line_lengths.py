@@ -4,11 +4,11 @@
         --short-nodes 1000000
 
 For each deal: ``kabale solve``'s search with a budget in positions (the line it found, and
-the line it shows, stripped of detours by kabale.solver.lines.strip_line), then the shortest
-line that beams counting every move against a position find (kabale.solver.lines.short_line,
-``--short-nodes`` positions per try): a yardstick, not a proved shortest. Prints a Markdown
-table and the totals. Everything is deterministic (budgets in positions): the same numbers
-on any machine; only the seconds vary.
+the line it shows: kabale.solve's, stripped of detours by kabale.solver.lines.strip_line),
+then the shortest line that beams counting every move against a position find
+(kabale.solver.lines.short_line, ``--short-nodes`` positions per try): a yardstick, not a
+proved shortest. Prints a Markdown table and the totals. Everything is deterministic
+(budgets in positions): the same numbers on any machine; only the seconds vary.
 """
 
 from __future__ import annotations
@@ -17,10 +17,11 @@ import argparse
 import statistics
 import sys
 import time
+from dataclasses import replace
 
 from kabale import Game
 from kabale.solver import solve
-from kabale.solver.lines import short_line
+from kabale.solver.lines import SHORT_TRIES, short_line, strip_line
 
 
 def parse_seeds(text: str) -> list[int]:
@@ -47,18 +48,28 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|---|---|---|---|---|---|---|---|")
     ratios: list[float] = []
     found_total = shown_total = 0
+    wins = [0] * len(SHORT_TRIES)  # deals each try won
+    bests = [0] * len(SHORT_TRIES)  # deals where it found the shortest line
     for seed in parse_seeds(args.seeds):
         game = Game.new(args.variant, seed)
         start = time.perf_counter()
         result = solve(game, max_seconds=None, max_nodes=args.max_nodes)
+        if result.status == "solved":  # the line kabale solve shows
+            result = replace(result, moves=strip_line(game, result.moves).moves)
         solve_s = time.perf_counter() - start
         if result.status != "solved":
             print(f"| {seed} | {result.status} | {result.nodes} | | | {solve_s:.1f} | | | |")
             continue
         start = time.perf_counter()
-        short = short_line(game, args.short_nodes)
+        lengths = []  # each try alone: short_line over all of them is the shortest of these
+        for index, attempt in enumerate(SHORT_TRIES):
+            short = short_line(game, args.short_nodes, tries=[attempt])
+            lengths.append(len(short.moves) if short else None)
+            wins[index] += short is not None
         short_s = time.perf_counter() - start
-        shortest = min(len(result.moves), len(short.moves)) if short else len(result.moves)
+        shortest = min([len(result.moves), *(n for n in lengths if n is not None)])
+        for index, length in enumerate(lengths):
+            bests[index] += length == shortest
         ratio = len(result.moves) / shortest
         ratios.append(ratio)
         found_total += result.found
@@ -69,6 +80,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\nsolved {len(ratios)}: search's lines {found_total} moves, shown "
               f"{shown_total} ({shown_total / found_total:.2f}); shown / shortest found: "
               f"median {statistics.median(ratios):.2f}, max {max(ratios):.2f}")
+        print("\nshort_line's tries (w_len, whole runs, beam round): deals won, deals where "
+              "shortest")
+        for attempt, won, best in zip(SHORT_TRIES, wins, bests, strict=True):
+            print(f"- {attempt}: {won}, {best}")
     return 0
 
 

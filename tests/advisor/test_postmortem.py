@@ -58,3 +58,22 @@ def test_a_deal_never_winnable_has_no_losing_move() -> None:
     game.play(game.legal_moves()[0])
     pm = postmortem(game, drops=False)
     assert pm.winnable_at_start is False and pm.lost_at is None and pm.line_before == []
+
+
+def test_the_look_back_shows_a_spider_line_stripped_of_its_detours() -> None:
+    """The look-back's line in the Spider family is strip_line's (issue 51): it wins, it is
+    the stripped form of the search's line, and line_found gives that line's length."""
+    from kabale.solver.lines import strip_line
+
+    game = Game.new("spider:suits=1", 3)
+    game.play(game.legal_moves()[0])
+    effort = scaled(EFFORTS["spider"]["quick"], exact_nodes=300_000)
+    pm = postmortem(game, effort=effort, drops=False)
+    assert pm.lost_at is None and pm.line_before
+    (verdict,) = solve_states(game.variant, [game.state], 300_000, lines=True)
+    assert pm.line_found == len(verdict.line) > len(pm.line_before)
+    assert pm.line_before == strip_line(game, verdict.line).moves
+    assert pm.to_dict()["line_found"] == pm.line_found
+    for move in pm.line_before:
+        game.play(move)
+    assert game.outcome == "won"

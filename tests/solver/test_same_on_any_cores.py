@@ -32,7 +32,9 @@ def cpu_sets() -> tuple[set[int], set[int]]:
 # deals whose answer differed between one CPU and two before the fix (seed: budget)
 CASES = [("klondike:draw=3", 2, 30_000), ("klondike:draw=3", 3, 30_000),
          ("klondike:draw=3", 5, 30_000), ("spiderette", 1, 200_000),
-         ("spiderette", 4, 200_000)]
+         ("spiderette", 4, 200_000),
+         # Spider 4 suits, with the line stripped of its detours (issue 51)
+         ("spider", 9100004, 500_000)]
 
 
 @pytest.mark.parametrize(("variant", "seed", "nodes"), CASES)

@@ -34,8 +34,9 @@ class Result:
     was hit), a StrEnum equal to "solved", "unsolvable" or "unknown"; ``moves`` is a winning
     line in notation from the position solved (empty unless solved); ``nodes`` counts
     searched positions; ``seconds`` is the wall time spent; ``found`` is the length of the
-    line as the search found it, before its detours were stripped (lines.strip_line; the
-    Spider family's lines), 0 unless solved."""
+    line as the search found it, before its loops were cut, 0 unless solved. Whoever shows
+    a Spider-family line to a person strips it first (lines.strip_line: kabale solve, the
+    look-back), which ``solve`` leaves out to stay as fast as the search."""
 
     status: Status
     moves: list[str] = field(default_factory=list)
@@ -91,12 +92,10 @@ def solve(game: Game, max_seconds: float | None = 10.0, max_nodes: int | None = 
     status, moves, nodes = run_kernel(game, max_seconds or 0.0, max_nodes or 0,
                                       max(8, max_memory_mb // 2))
     found = len(moves) if status == "solved" else 0
-    if status == "solved" and family == "klondike":
-        moves = replay(game, moves)  # the Klondike kernel cuts its lines' loops itself
-    elif status == "solved":
-        from .lines import strip_line
-
-        moves = strip_line(game, moves).moves  # replayed by the rules to a win
+    if status == "solved":
+        if family != "klondike":
+            moves = shorten(game, moves)  # the Klondike kernel cuts its lines' loops itself
+        moves = replay(game, moves)
     return Result(Status(status), moves if status == "solved" else [], nodes,
                   time.perf_counter() - start, found)
 
