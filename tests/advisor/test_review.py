@@ -195,7 +195,8 @@ def test_a_gap_within_chance_grades_nothing() -> None:
     best = [1.0] * 20 + [0.0] * 108
     moves, found = _found({"1>2": best, "3>4": [0.0] * 128, "5>6": [0.0] + best[:-1]})
     d = _decision(0, moves["3>4"], found)
-    assert d.grade == "blunder" and d.best == str(moves["1>2"]) and abs(d.given_away - 20 / 128) < 1e-9
+    assert d.grade == "blunder" and d.best == str(moves["1>2"])
+    assert abs(d.given_away - 20 / 128) < 1e-9
     # a move only a world away from that best is graded best, the best being no better
     d = _decision(0, moves["5>6"], found)
     assert d.grade == "best" and d.best == str(moves["5>6"]) and d.given_away == 0.0
