@@ -15,10 +15,13 @@ from kabale.advisor.review import (
     FORCED,
     GRADES,
     THRESHOLDS,
+    _decision,
+    _Values,
     grade,
     grade_move,
     move_accuracy,
 )
+from kabale.core import Move
 from kabale.core.state import IN_STOCK, STOCK, Place
 
 
@@ -169,3 +172,44 @@ def test_coach_s_grade_is_the_review_s_and_sees_no_hidden_card() -> None:
             assert grade_move(twin, game.history[i], level, 2) == got
     with pytest.raises(KabaleError, match="not a move"):
         grade_move(game, "1>1", level)
+
+
+def _found(worlds: dict[str, list[float]], open_worlds: dict[str, list[bool]] | None = None,
+           exact: bool = False) -> tuple[dict[str, Move], _Values]:
+    moves = {text: Move(*text.split(">")) for text in worlds}
+    got = {moves[t]: w for t, w in worlds.items()}
+    shut = {moves[t]: w for t, w in (open_worlds or {}).items()}
+    return moves, _Values({m: sum(w) / len(w) for m, w in got.items()},
+                          {m: m for m in got}, dict.fromkeys(got, False), got, exact, shut)
+
+
+def test_a_gap_within_chance_grades_nothing() -> None:
+    # one world of 128 between the moves: within chance, so no real choice
+    moves, found = _found({"1>2": [1.0] + [0.0] * 127, "3>4": [0.0] * 128})
+    d = _decision(0, moves["3>4"], found)
+    assert d.grade == FORCED and d.given_away == 0.0
+    # the same gap when the worlds are every one there is: a real gap
+    moves, found = _found({"1>2": [1.0] + [0.0] * 127, "3>4": [0.0] * 128}, exact=True)
+    assert _decision(0, moves["3>4"], found).grade == "good"
+    # 20 worlds of 128 the best wins and the move played loses: a blunder of 20/128
+    best = [1.0] * 20 + [0.0] * 108
+    moves, found = _found({"1>2": best, "3>4": [0.0] * 128, "5>6": [0.0] + best[:-1]})
+    d = _decision(0, moves["3>4"], found)
+    assert d.grade == "blunder" and d.best == str(moves["1>2"])
+    assert abs(d.given_away - 20 / 128) < 1e-9
+    # a move only a world away from that best is graded best, the best being no better
+    d = _decision(0, moves["5>6"], found)
+    assert d.grade == "best" and d.best == str(moves["5>6"]) and d.given_away == 0.0
+
+
+def test_a_world_left_open_after_the_last_spider_deal_grades_nothing() -> None:
+    won = [1.0] * 16
+    open_ = [0.3] * 16  # undecided: half the progress
+    moves, found = _found({"1>2": won, "3>4": open_},
+                          {"1>2": [False] * 16, "3>4": [True] * 16})
+    assert _decision(0, moves["3>4"], found).grade == FORCED
+    lost = [0.0] * 8 + open_[8:]
+    moves, found = _found({"1>2": won, "3>4": lost},
+                          {"1>2": [False] * 16, "3>4": [False] * 8 + [True] * 8})
+    d = _decision(0, moves["3>4"], found)
+    assert d.grade == "blunder" and d.given_away == 0.5  # the 8 proved lost of 16

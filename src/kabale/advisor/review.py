@@ -7,12 +7,12 @@ fixed by the review's seed and i alone) and plays every distinct legal move in e
 a move's value is the mean worth of its worlds afterwards (in Klondike 1 if the solver
 wins the world within the effort's budget, else 0; in the Spider family, value.py: before the
 last deal the progress a player can make without seeing more, a move that shows nothing
-taken with the best deal or flip right after it, after the last deal the solver's
-verdict). Every move is valued on the same worlds (paired), so the gap between the best
-move's value and the chosen move's, the chance given away, measures the choice and not the
-luck of the draw. (In Klondike a world the solver leaves undecided counts as not won, as in
-win_chance, so a value is a win chance and a move that gets on is worth more than one that
-marks time.)
+taken with the best plan after it, after the last deal the solver's verdict). Every move
+is valued on the same worlds (paired), so the gap between the best move's value and the
+chosen move's, the chance given away, measures the choice and not the luck of the draw; a
+gap counts only beyond chance on those worlds (``Z``). (In Klondike a world the solver
+leaves undecided counts as not won, as in win_chance, so a value is a win chance and a
+move that gets on is worth more than one that marks time.)
 
 A card turned up (a flip, a draw, a Spider deal) changes the player's chance by itself. Its
 luck is the value of the best move once the card is seen (the next decision's worlds,
@@ -33,11 +33,12 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 
 from ..core import Game, KabaleError, Move, State
+from ..core.game import Rules
 from ..solver.batch import solve_states
 from .bot import decision_seed
 from .effort import Effort, effort_for
 from .knowledge import knowledge, sight
-from .plans import Planner
+from .plans import Plan, Planner
 from .postmortem import postmortem, prefix
 from .value import outlook, worths
 from .worlds import choice_positions, rng_for, sample_positions
@@ -54,6 +55,14 @@ THRESHOLDS = (("best", 0.0), ("good", 0.025), ("inaccuracy", 0.075), ("mistake",
 
 #: values closer than this count as equal (sums of halves over a few dozen worlds)
 EPSILON = 1e-9
+
+#: a gap between two moves' values counts only beyond chance: when the mean of their paired
+#: differences over the worlds is more than Z standard errors (as the bot's race, choose.py).
+#: Below it the two are as good as each other: with Klondike's 128 worlds one world won by
+#: one move and lost by the other is mostly the solver's budget reaching a win in one
+#: position and not in the next, not the move, and such gaps graded the bot no better than
+#: random play (docs/review-log-2026-12-07.md)
+Z = 2.0
 
 #: the effort a review thinks at by default
 DEFAULT_EFFORT = "quick"
@@ -193,6 +202,13 @@ class _Values:
     values: dict[Move, float]
     groups: dict[Move, Move]  # each legal move -> the move standing for its result
     reveals: dict[Move, bool]
+    #: each valued move's worth in every world, in the worlds' order (paired)
+    worlds: dict[Move, list[float]] = field(default_factory=dict)
+    #: the worlds are every one the knowledge allows (no sampling error)
+    exact: bool = False
+    #: the worlds whose worth is a verdict the solver did not reach, by move (Spider after
+    #: the last deal); a gap between two moves is not counted in them
+    open_worlds: dict[Move, list[bool]] = field(default_factory=dict)
 
     @property
     def best(self) -> float:
@@ -210,6 +226,7 @@ def _values(game: Game, level: Effort, seed: int, always: bool = False) -> _Valu
     rng = rng_for(seed)
     n = 1 if k.complete else level.chance_samples * REVIEW_WORLDS.get(game.variant.family, 1)
     positions = choice_positions(k, n, rng) if klondike else sample_positions(k, n, rng)
+    exact = k.complete or len(positions) < n  # every world there is (choice_positions)
     planner = Planner(k, rules, positions[0])
     groups: dict[Move, Move] = {}
     firsts: dict[Hashable, Move] = {}
@@ -223,15 +240,38 @@ def _values(game: Game, level: Effort, seed: int, always: bool = False) -> _Valu
         reveals[move] = planner.reveals(positions[0], after)
     distinct = list(firsts.values())
     if len(distinct) <= 1:
-        values = dict.fromkeys(distinct, math.nan)
         if distinct and (always or reveals[distinct[0]]):  # a forced card has its luck
-            values = _valued(game, level, planner, positions, distinct)
-        return _Values(values, groups, reveals)
-    return _Values(_valued(game, level, planner, positions, distinct), groups, reveals)
+            worlds = _valued(game, level, planner, positions, distinct)
+            return _Values(_means(worlds), groups, reveals, worlds, exact,
+                           _open(game, positions, worlds))
+        return _Values(dict.fromkeys(distinct, math.nan), groups, reveals, {}, exact)
+    worlds = _valued(game, level, planner, positions, distinct)
+    return _Values(_means(worlds), groups, reveals, worlds, exact,
+                   _open(game, positions, worlds))
+
+
+def _open(game: Game, positions: list[State],
+          worlds: dict[Move, list[float]]) -> dict[Move, list[bool]]:
+    """The Spider family after the last deal: the worlds each move leaves undecided by the
+    solver (value.py: worth half the progress, strictly between 0 and a half, where a
+    decided world is worth 0 or 1). With every card known nearly every Spider position is
+    won, so a world the solver proves won after one move and leaves open after another
+    mostly tells the solver's budget, not the move: a referee with eight times the positions
+    undid such gaps (docs/review-log-2026-12-07.md). Elsewhere none is left open (Klondike
+    counts an undecided world lost, as win_chance does; before the last deal the worth is
+    the progress)."""
+    if game.rules.has_waste or positions[0].stock:
+        return {}
+    return {move: [0.0 < w < 1.0 for w in got] for move, got in worlds.items()}
+
+
+def _means(worlds: dict[Move, list[float]]) -> dict[Move, float]:
+    return {move: sum(got) / len(got) for move, got in worlds.items()}
 
 
 def _valued(game: Game, level: Effort, planner: Planner, positions: list[State],
-            moves: list[Move]) -> dict[Move, float]:
+            moves: list[Move]) -> dict[Move, list[float]]:
+    """Each move's worth in every world of ``positions`` (module docstring)."""
     rules = game.rules
     ahead = outlook(lambda state: planner.reach(state, level.reach))
     if not rules.has_waste and positions[0].stock:
@@ -246,33 +286,51 @@ def _valued(game: Game, level: Effort, planner: Planner, positions: list[State],
         # (bot against random play: docs/review-log-2026-12-07.md)
         got = [(won, float(won)) for won, _ in got]
     n = len(positions)
-    return {move: sum(w for _, w in got[i * n:(i + 1) * n]) / n for i, move in enumerate(moves)}
+    return {move: [w for _, w in got[i * n:(i + 1) * n]] for i, move in enumerate(moves)}
 
 
 def _spider_valued(game: Game, level: Effort, planner: Planner, positions: list[State],
-                   moves: list[Move], ahead: Callable[[State], float]) -> dict[Move, float]:
+                   moves: list[Move], ahead: Callable[[State], float]) -> dict[Move, list[float]]:
     """The Spider family before the last deal: a move that shows a card is worth the progress
-    its worlds then reach (value.py); a move that shows nothing is worth the best of the moves
-    that show a card right after it (a deal or a flip), or its own worth when none does.
-    Progress is lowered by the cards a deal or a flip brings into play, so a move that shows
-    nothing, worth the position it leaves, would always look better than the deal or the
-    flip that must come sooner or later; after it, it is weighed on the same footing."""
+    its worlds then reach (value.py); a move that shows nothing is worth the best plan that
+    follows it (moves that show nothing, then a deal or a flip: plans.py, as the bot chooses,
+    choose.py), or its own worth when no plan does. Progress is lowered by the cards a deal
+    or a flip brings into play, so a move that shows nothing, worth the position it leaves,
+    would look better than the deal or the flip that must come sooner or later; weighed with
+    the best plan after it, it is on the same footing, and a move that sets up a flip some
+    moves away is worth that flip (a deal or flip right after it undervalued such moves)."""
     rules = game.rules
     n = len(positions)
-    out: dict[Move, float] = {}
+    out: dict[Move, list[float]] = {}
     for move in moves:
         afters = [rules.apply(world, move) for world in positions]
         if planner.reveals(positions[0], afters[0]):
-            out[move] = sum(ahead(state) for state in afters) / n
+            out[move] = [ahead(state) for state in afters]
             continue
-        nexts = [m for m in rules.legal_moves(afters[0])
-                 if planner.reveals(afters[0], rules.apply(afters[0], m))]
-        if not nexts:
-            out[move] = sum(ahead(state) for state in afters) / n
+        found, _, _ = planner.explore(afters[0], PLAN_POSITIONS, plans=False)
+        if not found:
+            out[move] = [ahead(state) for state in afters]
             continue
-        out[move] = max(sum(ahead(rules.apply(state, m)) for state in afters) / n
-                        for m in nexts)
+        # the plans' order by their worth in the first world, then the few best on all
+        first = sorted(found, key=lambda plan: (-ahead(_after(rules, afters[0], plan)),
+                                                len(plan.moves)))
+        tried = [[ahead(_after(rules, state, plan)) for state in afters]
+                 for plan in first[:PLAN_TRIES]]
+        out[move] = max(tried, key=lambda got: sum(got) / n)
     return out
+
+
+#: positions the plan search after a Spider move that shows nothing may look at, and the
+#: plans (the best in the first world) valued on every world
+PLAN_POSITIONS = 60
+PLAN_TRIES = 3
+
+
+def _after(rules: Rules, state: State, plan: Plan) -> State:
+    """The position after ``plan``'s moves in the world ``state``."""
+    for move in plan.moves:
+        state = rules.apply(state, move)
+    return state
 
 
 def _final_value(game: Game, level: Effort, seed: int) -> float:
@@ -355,23 +413,57 @@ def grade_move(game: Game, move: Move | str, effort: str | Effort = DEFAULT_EFFO
 
 
 def _decision(index: int, move: Move, found: _Values) -> Decision:
-    """The graded decision of ``move`` among ``found``'s values."""
+    """The graded decision of ``move`` among ``found``'s values. A gap between two moves
+    counts only beyond chance on their paired worlds (``beyond``): the decision is forced
+    when no move is worth more than another so, and the chosen move is as good as the best
+    (given away 0) when the best is not worth more than it so."""
     own = found.groups[move]
     values = found.values
     reveals = found.reveals[move]
-    spread = max(values.values()) - min(values.values()) if len(values) > 1 else 0.0
-    if len(values) <= 1 or spread <= EPSILON:
+    best = max(values, key=lambda m: values[m]) if values else own
+    worst = min(values, key=lambda m: values[m]) if values else own
+    if len(values) <= 1 or not _beyond(found, best, worst):
         # no values: a lone move's is worked out only for luck, so a decision reads the same
         # whatever came before it (coach mode grades a move alone)
         return Decision(index, str(move), str(move), None, None, 0.0, FORCED, len(values),
                         reveals)
-    best = max(values, key=lambda m: values[m])
-    if values[own] >= values[best] - EPSILON:
+    if values[own] >= values[best] - EPSILON or not _beyond(found, best, own):
         best = own
-    given = max(0.0, values[best] - values[own])
+    gap = _gaps(found, best, own)
+    given = max(0.0, sum(gap) / len(gap)) if gap else 0.0
     shown = move if best == own else best
     return Decision(index, str(move), str(shown), values[own], values[best], given,
                     grade(given), len(values), reveals)
+
+
+def _beyond(found: _Values, better: Move, worse: Move) -> bool:
+    """Is ``better`` worth more than ``worse`` beyond chance: the mean of their paired
+    differences over the worlds more than Z standard errors (any gap when the worlds are
+    every one there is, or the differences do not vary)?"""
+    diffs = _gaps(found, better, worse)
+    if not diffs:
+        return False
+    n = len(diffs)
+    mean = sum(diffs) / n
+    if mean <= EPSILON:
+        return False
+    if found.exact or n == 1:
+        return True
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean > Z * math.sqrt(var / n) + EPSILON
+
+
+def _gaps(found: _Values, better: Move, worse: Move) -> list[float]:
+    """``better``'s worth less ``worse``'s in each world, 0 in a world either leaves open
+    (``_Values.open_worlds``); empty without worths."""
+    a, b = found.worlds.get(better), found.worlds.get(worse)
+    if not a or not b:
+        return []
+    diffs = [x - y for x, y in zip(a, b, strict=True)]
+    if found.open_worlds:
+        shut = zip(found.open_worlds[better], found.open_worlds[worse], strict=True)
+        diffs = [0.0 if x or y else d for d, (x, y) in zip(diffs, shut, strict=True)]
+    return diffs
 
 
 def _rounded(value: float | None) -> float | None:
