@@ -31,6 +31,7 @@ from kabale.server import advice
 from kabale.server.advice import Advisor, position_seed
 from kabale.server.jobs import JobLostError, JobTimeoutError
 from kabale.server.jobservice import DaskBackend, JobCancelledError, JobService, Owner
+from kabale.server.moved import with_facts
 
 # the workers cannot import this file: its functions travel by value
 cloudpickle.register_pickle_by_value(sys.modules[__name__])
@@ -172,6 +173,8 @@ def test_a_review_runs_on_the_workers_with_its_progress_and_is_the_local_one(
     game = finished_game()
     expected = kabale.review(game, effort_for(game.variant, "quick"), position_seed(game),
                              with_deal=True).to_dict()
+    # the job's answer: the review with what each move moved, for the page's words
+    expected["decisions"] = with_facts(game, list(expected["decisions"]))  # type: ignore[call-overload]
 
     async def main() -> None:
         advisor = Advisor("quick", engine="dask", scheduler=scheduler)
