@@ -25,8 +25,8 @@ from .driver import (
 
 # share of the limits for the search without foundation-to-tableau moves (back=true only;
 # 0: none): lost deals gain the time a larger share would take, and the wins it would find
-# late, the search with those moves finds too (docs/benchmarks.md has the runs behind these
-# shares)
+# late, the search with those moves finds too (docs/benchmarks-log-2026.md has the runs
+# behind these shares)
 WITHOUT_BACK = 0.05
 # shuffled restarts of the search with those moves, after that one: none, as the first
 # search had its restarts
@@ -251,11 +251,9 @@ def quick_tries(kernel: KlondikeKernel, max_seconds: float, max_nodes: int) -> t
 def first_lane(kernel: KlondikeKernel, pair: Pair) -> Outcome:
     """The first of two lanes: the exhaustive search, started after quick_tries and paused
     after SECOND_HEAD_START, goes on as ``pair``'s owner. The search without cards brought
-    back and the serial lane's long restarts do not pay here. Against them (alternating per
-    deal, at 10 s), deals 1-300 took 8.5% less time in all in draw 3 (median 9.2 ms, not
-    10.0), 15% in draw 1 and 23% in draw 3 without cards brought back, each deciding as
-    many; of the 11 draw-3 deals both decided in 4-12 s, 10 were decided 4-15% sooner (496:
-    9.4 s, not 8.5), and 998 in 11.8 s, where they ran past 12."""
+    back and the serial lane's long restarts are left out: they did not pay here (the runs:
+    docs/benchmarks-log-2026.md, "Klondike: the solver's shares of the time"). Returns the
+    status, the line in notation and the positions searched."""
     status, line = pair.owner_resume(kernel)
     return STATUS[status], notation(line), kernel.nodes
 

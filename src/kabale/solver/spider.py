@@ -26,7 +26,7 @@ from .klondike import code
 # time (and of a node limit) the lane has left, until one decides. The lanes of a family run
 # at once, one thread each: the kernels search without the GIL, so each lane has a core of
 # its own where there are two, and the first lane to decide stops the others (Halt). The
-# kinds of stage (docs/solver.md; the runs behind each choice: docs/benchmarks.md):
+# kinds of stage (docs/solver.md; the runs behind each choice: docs/benchmarks-log-2026.md):
 # - "whole beam": the beam moving whole runs only (SpiderBoard.whole_runs). That space is
 #   far smaller and most wins lie in it. It proves no loss.
 # - "proof": a short exhaustive depth-first search. It proves Spiderette's lost deals far
@@ -89,8 +89,8 @@ def _cycled(sizes: tuple[tuple[int, int], ...], start: int = 0) -> tuple[Round, 
 
 
 # rounds of the phase search, in an order measured with bench/beam_matrix.py (each round run
-# alone on the hardest deals; docs/benchmarks.md); the last of each family is a whole search
-# if phases are small
+# alone on the hardest deals; docs/benchmarks-log-2026.md); the last of each family is a
+# whole search if phases are small
 BEAM_ROUNDS: dict[str, tuple[Round, ...]] = {
     # Spider 4 suits: wide shallow rounds with FEW_SPACES come right after the cheap ones
     "spider": _cycled((
