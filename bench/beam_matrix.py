@@ -30,6 +30,7 @@ from typing import Any
 from kabale import Game
 from kabale.solver import spider
 from kabale.solver._spider import SpiderPhases
+from kabale.solver.status import PhaseCode
 
 NAMES = {getattr(spider, name): name for name in ("BALANCED", "FEW_TURNS", "MANY_TURNS",
                                                   "FEW_SPACES", "BREAKS", "NATURAL")}
@@ -60,7 +61,7 @@ def replay_order(rows: list[dict[str, Any]], order: list[tuple[int, int, str]],
             spent += run["nodes"]
             if spent > max_nodes:
                 break
-            if run["status"] == spider.SOLVED:
+            if run["status"] == PhaseCode.SOLVED:
                 solved[seed] = spent
                 break
     return solved

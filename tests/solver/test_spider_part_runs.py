@@ -15,6 +15,7 @@ from kabale.core.spider import SpiderRules
 from kabale.core.state import Move
 from kabale.solver import solve, spider
 from kabale.solver._spider import SpiderKernel, SpiderPhases
+from kabale.solver.status import PhaseCode
 
 # a Spiderette position (diamonds off), columns as "DOWN / UP"
 NEEDS_A_PART = ["7C / 6H 9H KH 4H 8H 2H 9S 2S 3H", "/ QC AS 4C", "5S KC JC / JH 3C KS",
@@ -64,8 +65,8 @@ def test_the_whole_runs_searches_find_no_win_where_none_moves_whole_runs() -> No
     assert spider.whole_runs_win(SpiderKernel(*args, 16), 0, 0) is None
     phases = SpiderPhases(*args, 16, 32)
     rounds = spider.BEAM_ROUNDS["spiderette"]
-    assert spider.phase_rounds(phases, rounds, 0, 0, whole_runs=True) == (spider.STOPPED, None)
-    assert spider.phase_rounds(phases, rounds, 0, 0)[0] == spider.SOLVED
+    assert spider.phase_rounds(phases, rounds, 0, 0, whole_runs=True) == (PhaseCode.STOPPED, None)
+    assert spider.phase_rounds(phases, rounds, 0, 0)[0] == PhaseCode.SOLVED
 
 
 def test_a_whole_runs_win_is_a_real_win_of_whole_runs() -> None:
@@ -85,5 +86,5 @@ def test_a_whole_runs_beam_never_calls_a_deal_lost() -> None:
     args = spider.kernel_args(Game.new("spiderette", 160))
     rounds = spider.BEAM_ROUNDS["spiderette"]
     phases = SpiderPhases(*args, 16, 32)
-    assert spider.phase_rounds(phases, rounds, 0, 0, whole_runs=True) == (spider.STOPPED, None)
-    assert spider.phase_rounds(phases, rounds, 0, 0)[0] == spider.UNSOLVABLE
+    assert spider.phase_rounds(phases, rounds, 0, 0, whole_runs=True) == (PhaseCode.STOPPED, None)
+    assert spider.phase_rounds(phases, rounds, 0, 0)[0] == PhaseCode.UNSOLVABLE

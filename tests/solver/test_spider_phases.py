@@ -16,6 +16,7 @@ from kabale import Game, State, parse_variant
 from kabale.core.cards import Card, parse_card
 from kabale.solver import spider
 from kabale.solver._spider import SpiderPhases
+from kabale.solver.status import PhaseCode
 
 ROUNDS = [(3, 1), (40, 1), (200, 2), (1_000_000, 1_000_000)]
 VARIANTS = ["spider:suits=4", "spider:suits=2", "spiderette", "spiderette:suits=1",
@@ -48,13 +49,13 @@ def test_beam_answers_match_brute_force(name: str) -> None:
             # every weight set only orders the search: none may change a verdict
             spider.weigh(phases, spider.WEIGHTS[(cases + round_) % len(spider.WEIGHTS)])
             status, ops = spider.beam(phases, budget, width, 0.0, 0)
-            if status == spider.SOLVED:
+            if status == PhaseCode.SOLVED:
                 assert truth and wins_by(game, ops), (name, game.state)
-            elif status == spider.UNSOLVABLE:
+            elif status == PhaseCode.UNSOLVABLE:
                 assert not truth, (name, budget, width, game.state)
             else:
-                assert status == spider.FAILED
-        wide_decides += status in (spider.SOLVED, spider.UNSOLVABLE)
+                assert status == PhaseCode.NO_WIN
+        wide_decides += status in (PhaseCode.SOLVED, PhaseCode.UNSOLVABLE)
     assert wide_decides == cases  # a whole search of these small positions decides them
 
 
@@ -70,7 +71,7 @@ def test_a_round_cut_short_does_not_claim_unsolvable() -> None:
         phases = phases_for(game)
         tiny, _ = spider.beam(phases, *ROUNDS[0], 0.0, 0)
         wide, _ = spider.beam(phases, *ROUNDS[-1], 0.0, 0)
-        if (tiny, wide) == (spider.FAILED, spider.UNSOLVABLE):
+        if (tiny, wide) == (PhaseCode.NO_WIN, PhaseCode.UNSOLVABLE):
             return
     raise AssertionError("no lost position needed more than the tiny round to be proven")
 
@@ -90,13 +91,13 @@ def test_a_beam_too_narrow_does_not_claim_unsolvable() -> None:
     assert brute_force(game) is False
     phases = phases_for(game)
     # rule 6 proves the position lost at once, whatever the width
-    assert spider.beam(phases, 1_000_000, 1, 0.0, 0) == (spider.UNSOLVABLE, None)
+    assert spider.beam(phases, 1_000_000, 1, 0.0, 0) == (PhaseCode.UNSOLVABLE, None)
     phases.dead_ends = False  # to see the beam's own bookkeeping
     phases.new_round()
     _, offered = phases.search(phases.start(), False, 1_000_000, 1_000_000, 0, 0.0)
     assert phases.exhaustive and len(offered) == 3
-    assert spider.beam(phases, 1_000_000, 1, 0.0, 0) == (spider.FAILED, None)
-    assert spider.beam(phases, 1_000_000, 1_000_000, 0.0, 0) == (spider.UNSOLVABLE, None)
+    assert spider.beam(phases, 1_000_000, 1, 0.0, 0) == (PhaseCode.NO_WIN, None)
+    assert spider.beam(phases, 1_000_000, 1_000_000, 0.0, 0) == (PhaseCode.UNSOLVABLE, None)
 
 
 def cards(text: str) -> tuple[Card, ...]:
@@ -107,5 +108,5 @@ def test_beam_respects_the_node_limit() -> None:
     game = Game.new("spider:suits=4", seed=3)
     phases = phases_for(game)
     status, ops = spider.beam(phases, 100_000, 4, 0.0, 500)
-    assert (status, ops) == (spider.STOPPED, None)
+    assert (status, ops) == (PhaseCode.STOPPED, None)
     assert phases.nodes <= 500

@@ -31,7 +31,7 @@ RUN, LINK, NATURAL, BREAK, EMPTY, HIDDEN = 13.0, 1.0, 0.3, 1.0, 3.0, 0.75
 SCALE = 8.0  # score units per step of the logistic
 
 #: an undecided Klondike world's worth, between a lost world's and a won one's: a larger
-#: search wins a good share of such worlds (docs/benchmarks.md, bench/undecided_worlds.py)
+#: search wins a good share of such worlds (docs/benchmarks-log-2026.md, bench/undecided_worlds.py)
 UNDECIDED = 0.5
 
 

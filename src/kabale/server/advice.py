@@ -71,8 +71,8 @@ BOTS = 32
 #: how long a background search for the next chosen deal of a kind may look (seconds)
 REFILL_SECONDS = 20.0
 #: the most positions each solve of a post-mortem looks at (it solves about log2(moves) + 2
-#: positions): at the strong level a Spider post-mortem looked at 40 million per solve and
-#: took 86-133 s; this keeps it to seconds, and a solve that runs out says "unknown"
+#: positions): this keeps a post-mortem to seconds at every level, and a solve that runs out
+#: says "unknown" (docs/benchmarks-log-2026.md, "Moved from the code")
 POSTMORTEM_NODES = 3_000_000
 #: the wall-clock cap of each kind of job (seconds), far above what its budget in positions
 #: takes on an idle machine: it is for a machine that is not, and for what no budget foresaw

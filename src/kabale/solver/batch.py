@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..core import Game, KabaleError, State, Variant
-from .driver import STATUS
 from .spider import kernel_args as spider_args
 from .spider import lanes_for, run_lane
+from .status import Status, verdict
 
 #: the smallest table limit (MiB) a small solve gets; a table holds about 32 bytes a position
 #: (Klondike's tables start small and grow up to it: about 21 bytes a position)
@@ -68,7 +68,7 @@ def klondike_states(variant: Variant, states: Sequence[State], max_nodes: int, s
         return []
     kernel = new_kernel(int(variant["draw"]), int(variant["passes"]), int(variant["decks"]),
                         bool(variant["back"]), variant["empty"] == "any", states[0], size)
-    return [Verdict(STATUS[status], nodes, tuple(notation(line)))
+    return [Verdict(verdict(status), nodes, tuple(notation(line)))
             for status, nodes, line in solve_many(kernel, states, max_nodes, lines, PLAN)]
 
 
@@ -78,7 +78,7 @@ def solve_state(game: Game, max_nodes: int, size: int, lines: bool = False) -> V
     if game.variant.family == "klondike":
         return klondike_states(game.variant, [game.state], max_nodes, size, lines)[0]
     if game.rules.is_won(game.state):
-        return Verdict("solved", 0)
+        return Verdict(Status.SOLVED, 0)
     family = game.variant.family
     lane = lanes_for(family, 1)[0]
     from ._spider import Halt
@@ -87,4 +87,4 @@ def solve_state(game: Game, max_nodes: int, size: int, lines: bool = False) -> V
     status, ops, nodes = run_lane(lane, family, spider_args(game), 0.0, max_nodes, size,
                                   Halt())
     line = notation(ops)
-    return Verdict(status, nodes, tuple(line) if lines and status == "solved" else ())
+    return Verdict(status, nodes, tuple(line) if lines and status == Status.SOLVED else ())

@@ -20,8 +20,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-SOLVED, UNSOLVABLE, LIMIT, MEMORY = 1, 0, -1, -2
-STATUS = {SOLVED: "solved", UNSOLVABLE: "unsolvable", LIMIT: "unknown", MEMORY: "unknown"}
+from .status import KernelCode, Status, verdict
 
 RESTARTS = 6          # shuffled restarts before the exhaustive search
 FIRST_BUDGET = 20_000  # nodes of the first restart; each next one doubles it
@@ -64,13 +63,13 @@ def drive(kernel: Kernel, max_seconds: float, max_nodes: int,
         if hasattr(kernel, "max_depth"):
             kernel.max_depth = getattr(kernel, "restart_depth", RESTART_DEPTH)
         status, line = kernel.run(budget, seconds, NOISE + attempt)
-        if status == SOLVED:
-            return "solved", line
-        if status == UNSOLVABLE:
+        if status == KernelCode.SOLVED:
+            return Status.SOLVED, line
+        if status == KernelCode.UNSOLVABLE:
             # the whole space was searched within the budget: as exhaustive as the plain run
-            return "unsolvable", []
-        if status == MEMORY:
-            return "unknown", []
+            return Status.UNSOLVABLE, []
+        if status == KernelCode.MEMORY:
+            return Status.UNKNOWN, []
         budget *= 2
     left_nodes = max(max_nodes - kernel.nodes, 1) if max_nodes else 0
     left_seconds = 0.0
@@ -79,7 +78,7 @@ def drive(kernel: Kernel, max_seconds: float, max_nodes: int,
     if hasattr(kernel, "max_depth"):
         kernel.max_depth = 0
     status, line = kernel.run(left_nodes, left_seconds, 0)
-    return STATUS[status], line
+    return verdict(status), line
 
 
 def time_left(max_seconds: float, start: float) -> float:
@@ -115,7 +114,7 @@ def race(lanes: Sequence[Callable[[], Outcome]], halt: Flag, head_start: float =
             halt.set()
             return
         outcomes.append(outcome)
-        if outcome[0] != "unknown":
+        if outcome[0] != Status.UNKNOWN:
             decided.append(outcome)
             halt.set()
 
@@ -143,5 +142,5 @@ def race(lanes: Sequence[Callable[[], Outcome]], halt: Flag, head_start: float =
             raise outcome
     nodes = sum(outcome[2] for outcome in outcomes if not isinstance(outcome, BaseException))
     if not decided:
-        return "unknown", [], nodes
+        return Status.UNKNOWN, [], nodes
     return decided[0][0], decided[0][1], nodes

@@ -15,18 +15,18 @@ from .driver import (
     NOISE,
     RESTART_SHARE,
     RESTARTS,
-    STATUS,
     Outcome,
     cores,
     drive,
     race,
     time_left,
 )
+from .status import KernelCode, Status, verdict
 
 # share of the limits for the search without foundation-to-tableau moves (back=true only;
 # 0: none): lost deals gain the time a larger share would take, and the wins it would find
-# late, the search with those moves finds too (docs/benchmarks.md has the runs behind these
-# shares)
+# late, the search with those moves finds too (docs/benchmarks-log-2026.md has the runs
+# behind these shares)
 WITHOUT_BACK = 0.05
 # shuffled restarts of the search with those moves, after that one: none, as the first
 # search had its restarts
@@ -61,9 +61,9 @@ QUICK_RESTARTS = (2_000, 4_000, 8_000, 16_000)
 # serial's lane as the kernel's solve_many runs it (its Plan, in its fields' order)
 PLAN = (WITHOUT_BACK, RESTARTS, RESTARTS_WITH_BACK, RELAXED, FORECAST, RESTART_SHARE,
         FIRST_BUDGET, NOISE)
-# kernel op kinds and statuses (see _klondike.pyx)
+# kernel op kinds (see _klondike.pyx); its status codes are status.KernelCode
 T2T, T2F, W2T, W2F, F2T, DRAW = range(6)
-LIMIT, PAUSED = -1, -3
+LIMIT, PAUSED = KernelCode.LIMIT, KernelCode.PAUSED
 Line = list[tuple[int, int, int, int]]
 
 
@@ -143,7 +143,7 @@ class Pair:
 
     def owner_resume(self, kernel: KlondikeKernel) -> tuple[int, Line]:
         """The owner's paused exhaustive search, resumed on the shared table: (status, line)
-        as run, 0 only if a helper that joined ended exhausted too."""
+        as run, KernelCode.UNSOLVABLE only if a helper that joined ended exhausted too."""
         try:
             status, line = kernel.resume()
         finally:
@@ -151,16 +151,16 @@ class Pair:
                 self.owner_ended = True
                 joined = self.helper_joined
             self.publish(None)  # a helper still waiting for it goes on alone
-        if status == 0 and joined:
+        if status == KernelCode.UNSOLVABLE and joined:
             self.helper_ended.wait()  # it completes what it entered, or stops at its limit
             if not self.helper_exhausted:
-                status = -1
+                status = KernelCode.LIMIT
         return status, line
 
     def helper_search(self, kernel: KlondikeKernel, max_seconds: float,
                       max_nodes: int) -> tuple[int, Line]:
         """The helper's exhaustive search in a shuffled order: on the owner's table while the
-        owner searches (then its exhaustion is reported as -1, the owner decides), else
+        owner searches (then its exhaustion is reported as LIMIT, the owner decides), else
         alone. Waits for the owner to publish, within max_seconds."""
         start = time.perf_counter()
         self.published.wait(max_seconds or None)
@@ -171,13 +171,13 @@ class Pair:
         if owner is None:
             return kernel.run(max_nodes, time_left(max_seconds, start), NOISE)
         kernel.share_table(owner)
-        status = -1
+        status: int = KernelCode.LIMIT
         try:
             status, line = kernel.run(max_nodes, time_left(max_seconds, start), NOISE, False)
         finally:
-            self.helper_exhausted = status == 0
+            self.helper_exhausted = status == KernelCode.UNSOLVABLE
             self.helper_ended.set()
-        return (-1, []) if status == 0 else (status, line)
+        return (LIMIT, []) if status == KernelCode.UNSOLVABLE else (status, line)
 
 
 def run_klondike(game: Game, max_seconds: float, max_nodes: int,
@@ -212,10 +212,10 @@ def run_klondike(game: Game, max_seconds: float, max_nodes: int,
     kernel = kernel_for(game, table_mb)
     status, line = quick_tries(kernel, max_seconds, 0)
     if status != LIMIT:
-        return STATUS[status], notation(line), kernel.nodes
+        return verdict(status), notation(line), kernel.nodes
     status, line = kernel.run(0, time_left(max_seconds, start), 0, True, SECOND_HEAD_START)
     if status != PAUSED:
-        return STATUS[status], notation(line), kernel.nodes
+        return verdict(status), notation(line), kernel.nodes
     halt = Halt()
     kernel.halt = halt
     pair = Pair()
@@ -230,7 +230,7 @@ def run_klondike(game: Game, max_seconds: float, max_nodes: int,
 def quick_tries(kernel: KlondikeKernel, max_seconds: float, max_nodes: int) -> tuple[int, Line]:
     """The plain order for QUICK positions, then QUICK_RESTARTS (see QUICK), within the
     limits (0: none; the node limit counts the kernel's positions in all): the first that
-    decides, else (-1, []). A restart that ends exhausted proves the position lost (it
+    decides, else (LIMIT, []). A restart that ends exhausted proves the position lost (it
     searched the whole space: no depth cap here)."""
     start = time.perf_counter()
     kernel.max_depth = 0
@@ -251,13 +251,11 @@ def quick_tries(kernel: KlondikeKernel, max_seconds: float, max_nodes: int) -> t
 def first_lane(kernel: KlondikeKernel, pair: Pair) -> Outcome:
     """The first of two lanes: the exhaustive search, started after quick_tries and paused
     after SECOND_HEAD_START, goes on as ``pair``'s owner. The search without cards brought
-    back and the serial lane's long restarts do not pay here. Against them (alternating per
-    deal, at 10 s), deals 1-300 took 8.5% less time in all in draw 3 (median 9.2 ms, not
-    10.0), 15% in draw 1 and 23% in draw 3 without cards brought back, each deciding as
-    many; of the 11 draw-3 deals both decided in 4-12 s, 10 were decided 4-15% sooner (496:
-    9.4 s, not 8.5), and 998 in 11.8 s, where they ran past 12."""
+    back and the serial lane's long restarts are left out: they did not pay here (the runs:
+    docs/benchmarks-log-2026.md, "Klondike: the solver's shares of the time"). Returns the
+    status, the line in notation and the positions searched."""
     status, line = pair.owner_resume(kernel)
-    return STATUS[status], notation(line), kernel.nodes
+    return verdict(status), notation(line), kernel.nodes
 
 
 def serial(game: Game, max_seconds: float, max_nodes: int, table_mb: int, relaxed: float,
@@ -274,16 +272,16 @@ def serial(game: Game, max_seconds: float, max_nodes: int, table_mb: int, relaxe
         status, ops = drive(kernel, max_seconds * WITHOUT_BACK,
                             max(int(max_nodes * WITHOUT_BACK), 1) if max_nodes else 0)
         kernel.back = True
-        if status == "solved":
+        if status == Status.SOLVED:
             return status, notation(ops), kernel.nodes
         restarts = RESTARTS_WITH_BACK
     if max_nodes and kernel.nodes >= max_nodes:
-        return "unknown", [], kernel.nodes  # drive counts the nodes spent so far
+        return Status.UNKNOWN, [], kernel.nodes  # drive counts the nodes spent so far
     if relaxed > 0 and relaxable(game) and \
             relaxation_loses(kernel, max_seconds, max_nodes, start, FORECAST, relaxed):
-        return "unsolvable", [], kernel.nodes
+        return Status.UNSOLVABLE, [], kernel.nodes
     if max_nodes and kernel.nodes >= max_nodes:
-        return "unknown", [], kernel.nodes
+        return Status.UNKNOWN, [], kernel.nodes
     status, ops = drive(kernel, time_left(max_seconds, start), max_nodes, restarts)
     return status, notation(ops), kernel.nodes
 
@@ -298,15 +296,15 @@ def second_lane(game: Game, max_seconds: float, max_nodes: int, table_mb: int,
     start = time.perf_counter()
     if relaxable(game) and relaxation_loses(kernel, max_seconds, max_nodes, start,
                                             SECOND_FORECAST, SECOND_RELAXED):
-        return "unsolvable", [], kernel.nodes
+        return Status.UNSOLVABLE, [], kernel.nodes
     if halt.is_set() or (max_nodes and kernel.nodes >= max_nodes):
-        return "unknown", [], kernel.nodes
+        return Status.UNKNOWN, [], kernel.nodes
     nodes = max_nodes - kernel.nodes if max_nodes else 0
     if pair is None:
         pair = Pair()
         pair.publish(None)
     status, ops = pair.helper_search(kernel, time_left(max_seconds, start), nodes)
-    return STATUS[status], notation(ops), kernel.nodes
+    return verdict(status), notation(ops), kernel.nodes
 
 
 def relaxable(game: Game) -> bool:
@@ -331,11 +329,11 @@ def relaxation_loses(kernel: KlondikeKernel, max_seconds: float, max_nodes: int,
         if back and forecast > 0:
             kernel.back = False
             status, _ = drive(kernel, *_share(kernel, forecast, max_seconds, max_nodes, start), 0)
-            if status != "unsolvable":
+            if status != Status.UNSOLVABLE:
                 return False
             kernel.back = True
         status, _ = drive(kernel, *_share(kernel, relaxed, max_seconds, max_nodes, start), 0)
-        return status == "unsolvable"
+        return status == Status.UNSOLVABLE
     finally:
         kernel.back = back
         kernel.relax(False)

@@ -327,7 +327,8 @@ def short_line(game: Game, max_nodes: int,
     shows (the shortest line the solver can find within a budget, not a proved shortest).
     Deterministic: the same game and budget give the same line."""
     from ._spider import SpiderPhases
-    from .spider import BEAM_ROUNDS, SOLVED, kernel_args, notation, phase_rounds
+    from .spider import BEAM_ROUNDS, kernel_args, notation, phase_rounds
+    from .status import PhaseCode
 
     family = game.variant.family
     if family == "klondike":
@@ -340,7 +341,7 @@ def short_line(game: Game, max_nodes: int,
         phases.nodes = 0
         phases.new_round()
         status, ops = phase_rounds(phases, (rounds[index],), 0.0, max_nodes, whole)
-        if status == SOLVED:
+        if status == PhaseCode.SOLVED:
             line = strip_line(game, notation(ops))
             if best is None or len(line.moves) < len(best.moves):
                 best = line

@@ -5,24 +5,12 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
-from enum import StrEnum
 
 from ..core import Game, KabaleError
 from .replay import SolverBugError, replay, shorten
+from .status import Status
 
 __all__ = ["Result", "SolverBugError", "Status", "release_memory", "replay", "shorten", "solve"]
-
-
-class Status(StrEnum):
-    """A verdict: a str, so ``result.status == "solved"``, JSON and f-strings see the word."""
-
-    SOLVED = "solved"          # a winning line, replayed through core
-    UNSOLVABLE = "unsolvable"  # an exhaustive search found no win
-    UNKNOWN = "unknown"        # a limit (time, positions, memory) came first
-
-    def __repr__(self) -> str:
-        # the word's repr, as before it was an enum: printed results and logs read the same
-        return repr(self.value)
 
 
 STATUSES = tuple(Status)
@@ -91,12 +79,12 @@ def solve(game: Game, max_seconds: float | None = 10.0, max_nodes: int | None = 
         from .spider import run_spider as run_kernel
     status, moves, nodes = run_kernel(game, max_seconds or 0.0, max_nodes or 0,
                                       max(8, max_memory_mb // 2))
-    found = len(moves) if status == "solved" else 0
-    if status == "solved":
+    found = len(moves) if status == Status.SOLVED else 0
+    if status == Status.SOLVED:
         if family != "klondike":
             moves = shorten(game, moves)  # the Klondike kernel cuts its lines' loops itself
         moves = replay(game, moves)
-    return Result(Status(status), moves if status == "solved" else [], nodes,
+    return Result(Status(status), moves if status == Status.SOLVED else [], nodes,
                   time.perf_counter() - start, found)
 
 

@@ -19,14 +19,15 @@ from typing import Any
 
 from ..core import Game
 from ._spider import Halt, SpiderKernel, SpiderPhases
-from .driver import STATUS, cores, drive, race, time_left
+from .driver import cores, drive, race, time_left
 from .klondike import code
+from .status import KernelCode, PhaseCode, Status, verdict
 
 # The stages of a search, in lanes. A lane runs its stages in turn, each with a share of the
 # time (and of a node limit) the lane has left, until one decides. The lanes of a family run
 # at once, one thread each: the kernels search without the GIL, so each lane has a core of
 # its own where there are two, and the first lane to decide stops the others (Halt). The
-# kinds of stage (docs/solver.md; the runs behind each choice: docs/benchmarks.md):
+# kinds of stage (docs/solver.md; the runs behind each choice: docs/benchmarks-log-2026.md):
 # - "whole beam": the beam moving whole runs only (SpiderBoard.whole_runs). That space is
 #   far smaller and most wins lie in it. It proves no loss.
 # - "proof": a short exhaustive depth-first search. It proves Spiderette's lost deals far
@@ -89,8 +90,8 @@ def _cycled(sizes: tuple[tuple[int, int], ...], start: int = 0) -> tuple[Round, 
 
 
 # rounds of the phase search, in an order measured with bench/beam_matrix.py (each round run
-# alone on the hardest deals; docs/benchmarks.md); the last of each family is a whole search
-# if phases are small
+# alone on the hardest deals; docs/benchmarks-log-2026.md); the last of each family is a
+# whole search if phases are small
 BEAM_ROUNDS: dict[str, tuple[Round, ...]] = {
     # Spider 4 suits: wide shallow rounds with FEW_SPACES come right after the cheap ones
     "spider": _cycled((
@@ -112,7 +113,9 @@ BEAM_ROUNDS: dict[str, tuple[Round, ...]] = {
         (2_000_000, 2, MANY_TURNS), (400_000, 16, BALANCED), (10_000, 65_536, BALANCED),
         (4_000_000, 50_000, BALANCED)),
 }
-SOLVED, FAILED, STOPPED, UNSOLVABLE = 1, 0, -1, 2
+# the beam's codes (status.PhaseCode); the depth-first kernel's are status.KernelCode
+SOLVED, NO_WIN, STOPPED, UNSOLVABLE = (PhaseCode.SOLVED, PhaseCode.NO_WIN, PhaseCode.STOPPED,
+                                       PhaseCode.UNSOLVABLE)
 # a winning line is kept as a chain (earlier chain, one phase's ops as 4 bytes a move)
 Chain = tuple["Chain", bytes] | None
 PER_SEARCH = 16  # positions one phase search passes on (more would be near-duplicates)
@@ -195,9 +198,9 @@ def run_lane(stages: tuple[Stage, ...], family: str, args: Args, max_seconds: fl
             status, ops = kernel_stage(kind, kernel, seconds, limit)
             used = kernel.nodes - before
         nodes += used
-        if status != "unknown":
+        if status != Status.UNKNOWN:
             return status, ops, nodes
-    return "unknown", [], nodes
+    return Status.UNKNOWN, [], nodes
 
 
 def beam_stage(whole_runs: bool, family: str, args: Args, table_mb: int, max_seconds: float,
@@ -207,8 +210,7 @@ def beam_stage(whole_runs: bool, family: str, args: Args, table_mb: int, max_sec
     phases = SpiderPhases(*args, max(8, table_mb // 2), max(8, table_mb))
     phases.halt = halt
     status, ops = phase_rounds(phases, BEAM_ROUNDS[family], max_seconds, max_nodes, whole_runs)
-    word = {SOLVED: "solved", UNSOLVABLE: "unsolvable"}.get(status, "unknown")
-    return word, ops or [], phases.nodes
+    return PhaseCode(status).status, ops or [], phases.nodes
 
 
 def kernel_stage(kind: str, kernel: SpiderKernel, max_seconds: float,
@@ -220,15 +222,15 @@ def kernel_stage(kind: str, kernel: SpiderKernel, max_seconds: float,
         return drive(kernel, max_seconds, kernel.nodes + max_nodes if max_nodes else 0)
     if kind == "proof":
         status, line = kernel.run(max_nodes, max_seconds)
-        return STATUS[status], line
+        return verdict(status), line
     if kind == "sweep" and not kernel.stock_left:
-        return "unknown", []
+        return Status.UNKNOWN, []
     if kind == "sweep":
         found = sweep_win(kernel, max_seconds, max_nodes)
     else:
         found = whole_runs_win(kernel, max_seconds, max_nodes,
                                ENDGAME_BUDGET if kind == "endgames" else 0)
-    return ("unknown", []) if found is None else ("solved", found)
+    return (Status.UNKNOWN, []) if found is None else (Status.SOLVED, found)
 
 
 def sweep_win(kernel: SpiderKernel, max_seconds: float,
@@ -243,7 +245,7 @@ def sweep_win(kernel: SpiderKernel, max_seconds: float,
         status, ops = kernel.sweep(max_nodes, max_seconds, SWEEP_BUDGET, SWEEP_MOVES)
     finally:
         kernel.whole_runs = False
-    return ops if status == SOLVED else None
+    return ops if status == KernelCode.SOLVED else None
 
 
 def whole_runs_win(kernel: SpiderKernel, max_seconds: float, max_nodes: int,
@@ -264,7 +266,7 @@ def whole_runs_win(kernel: SpiderKernel, max_seconds: float, max_nodes: int,
             seconds = time_left(max_seconds, start)
             nodes = max_nodes - (kernel.nodes - first) if max_nodes else 0
             status, ops = kernel.run(nodes, seconds)
-            if status == SOLVED:
+            if status == KernelCode.SOLVED:
                 return ops
             spent = (max_nodes and kernel.nodes - first >= max_nodes) or \
                 (max_seconds and time.perf_counter() - start >= max_seconds)
@@ -291,7 +293,7 @@ def phase_rounds(phases: SpiderPhases, rounds: tuple[Round, ...], max_seconds: f
             status, ops = beam(phases, budget, width, deadline, max_nodes)
             if status == UNSOLVABLE and whole_runs:
                 break
-            if status != FAILED:
+            if status != NO_WIN:
                 return status, ops
     finally:
         phases.whole_runs = False
@@ -311,7 +313,7 @@ def beam(phases: SpiderPhases, budget: int, width: int, deadline: float,
     whole-search one, equal positions once), deal on them, and so on until a win.
     Returns (SOLVED, ops); (UNSOLVABLE, None) when no position is left and every phase was
     searched whole with no position left out (the round was exhaustive, see _spider.pyx);
-    (FAILED, None) when no position is left otherwise; (STOPPED, None) at a limit."""
+    (NO_WIN, None) when no position is left otherwise; (STOPPED, None) at a limit."""
     phases.new_round()
     layer: list[tuple[bytes, Chain]] = [(phases.start(), None)]
     first = True
@@ -348,7 +350,7 @@ def beam(phases: SpiderPhases, budget: int, width: int, deadline: float,
         exhaustive = exhaustive and len(found) <= width
         layer = [(position, line) for _, (_, position, line) in best_of(found, width)]
         first = False
-    return (UNSOLVABLE if exhaustive else FAILED), None
+    return (UNSOLVABLE if exhaustive else NO_WIN), None
 
 
 def best_of(found: dict[int, tuple[int, bytes, Chain]],
