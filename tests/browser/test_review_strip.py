@@ -132,3 +132,41 @@ def test_coach_mode_asks_before_a_mistake_and_counts_as_help(server: LiveServer,
     assert body(page)["assisted"] is True   # asking the coach is help
     assert not page.errors  # type: ignore[attr-defined]
     context.close()
+
+
+LINE_WORDS = {
+    "en": ("A winning line from where you stopped: {n} moves "
+           "(the solver's search found one of {found} moves; detours removed)"),
+    "da": ("En vej til sejr fra der, hvor du stoppede: {n} træk "
+           "(løserens søgning fandt en på {found} træk; omveje fjernet)"),
+    "nb": ("En vei til seier fra der du stoppet: {n} trekk "
+           "(løserens søk fant en på {found} trekk; omveier fjernet)"),
+}
+
+
+def test_the_look_back_says_how_long_the_search_s_line_was_before_stripping(
+        server: LiveServer, browser: Browser) -> None:
+    # One-suit Spider, deal 1, given up after one move: still winnable, and the search's
+    # winning line is longer than the line shown, stripped of its detours (issue 51).
+    game = kabale.Game.new("spider:suits=1", 1)
+    game.play(game.legal_moves()[0])
+    store_game(server.db, "found-1", game)
+    for lang, words in LINE_WORDS.items():
+        context, page = new_page(browser, 1200, 820, {"lang": lang})
+        open_game(page, f"{server.url}/?game=found-1")
+        if lang == "en":   # the first look: give the game up
+            page.click("#btn-new")
+            page.click("#btn-resign")
+            page.click("#ask-buttons button.primary")
+        with page.expect_response(lambda r: r.url.endswith("/postmortem"),
+                                  timeout=120_000) as answer:
+            page.click("#btn-look-back")
+        pm = answer.value.json()["postmortem"]
+        shown, found = len(pm["line_before"]), pm["line_found"]
+        assert pm["lost_at"] is None and 0 < shown < found, (shown, found)
+        expect(page.locator("#review-line li")).to_have_count(shown)
+        expect(page.locator("#review-line-title")).to_have_text(
+            words.format(n=shown, found=found))
+        page.click("#review-close")
+        assert not page.errors  # type: ignore[attr-defined]
+        context.close()

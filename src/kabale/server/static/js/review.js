@@ -209,9 +209,13 @@ export function createReview(ctx) {
     $("review-moves").replaceChildren(...moves.map((m, i) => moveItem(m, i, i === pm.lost_at)));
     const line = pm.line_before;
     $("review-line-box").hidden = !line.length;
-    $("review-line-title").textContent = pm.lost_at !== null
+    const title = pm.lost_at !== null
       ? t("review.line", { n: line.length, at: number(pm.lost_at + 1) })
       : t("review.line_still", { n: line.length });
+    // a line stripped of the search's detours says how long the search's own line was
+    const found = pm.line_found > line.length
+      ? ` ${t("review.line_found", { found: number(pm.line_found) })}` : "";
+    $("review-line-title").textContent = title + found;
     $("review-line").replaceChildren(...line.map(lineItem));
     $("review-show-line").hidden = !line.length;   // no button for a line there is not
   }

@@ -408,6 +408,7 @@ export default {
   "review.line.other": "En vej til sejr fra lige før træk {at}: {n} træk",
   "review.line_still.one": "En vej til sejr fra der, hvor du stoppede: {n} træk",
   "review.line_still.other": "En vej til sejr fra der, hvor du stoppede: {n} træk",
+  "review.line_found": "(løserens søgning fandt en på {found} træk; omveje fjernet)",
   "review.line_step": "Vejen til sejr: træk {n} af {total}",
   "review.start": "Kabalen, som den blev lagt, alle kort med forsiden op",
   "review.step": "Efter træk {n} af {total}, alle kort med forsiden op",

@@ -407,6 +407,7 @@ export default {
   "review.line.other": "A winning line from just before move {at}: {n} moves",
   "review.line_still.one": "A winning line from where you stopped: {n} move",
   "review.line_still.other": "A winning line from where you stopped: {n} moves",
+  "review.line_found": "(the solver's search found one of {found} moves; detours removed)",
   "review.line_step": "Winning line: move {n} of {total}",
   "review.start": "The deal, every card face up",
   "review.step": "After move {n} of {total}, every card face up",

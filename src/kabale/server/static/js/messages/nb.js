@@ -408,6 +408,7 @@ export default {
   "review.line.other": "En vei til seier fra like før trekk {at}: {n} trekk",
   "review.line_still.one": "En vei til seier fra der du stoppet: {n} trekk",
   "review.line_still.other": "En vei til seier fra der du stoppet: {n} trekk",
+  "review.line_found": "(løserens søk fant en på {found} trekk; omveier fjernet)",
   "review.line_step": "Veien til seier: trekk {n} av {total}",
   "review.start": "Kabalen slik den ble lagt, alle kortene med forsiden opp",
   "review.step": "Etter trekk {n} av {total}, alle kortene med forsiden opp",
