@@ -4,6 +4,7 @@ port (the Host rule of DESIGN.md §3c), declaring JSON on every request (the POS
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -65,3 +66,24 @@ def run_async(coroutine: Coroutine[Any, Any, T]) -> T:
     session, and asyncio.run refuses to start there."""
     with ThreadPoolExecutor(1) as thread:
         return thread.submit(asyncio.run, coroutine).result()
+
+
+def wait_for(client: TestClient, done: Any, what: str) -> None:
+    """Let the server's loop run until ``done()`` (a wait, not a timed assertion: it gives
+    up only after a minute)."""
+    portal = client.portal
+    assert portal is not None
+    for _ in range(1200):
+        if done():
+            return
+        portal.call(asyncio.sleep, 0.05)
+    raise AssertionError(f"never happened: {what}")
+
+
+def gone(pid: int) -> bool:
+    """Whether process ``pid`` has ended."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False

@@ -21,7 +21,7 @@ import cloudpickle
 import dask
 import pytest
 from distributed import LocalCluster
-from local import run_async
+from local import gone, run_async
 
 import kabale
 from kabale import Game
@@ -69,13 +69,6 @@ async def until(done: Any, what: str) -> None:
         await asyncio.sleep(0.05)
     raise AssertionError(f"never happened: {what}")
 
-
-def gone(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    return False
 
 
 def service(address: str) -> JobService:

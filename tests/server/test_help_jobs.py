@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from local import PORT, local_client, run_async
+from local import PORT, gone, local_client, run_async, wait_for
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
@@ -46,17 +46,6 @@ def new(client: TestClient, **spec: Any) -> dict[str, Any]:
     return body
 
 
-def wait_for(client: TestClient, done: Any, what: str) -> None:
-    """Let the server's loop run until ``done()`` (a wait, not a timed assertion: it gives
-    up only after a minute)."""
-    portal = client.portal
-    assert portal is not None
-    for _ in range(1200):
-        if done():
-            return
-        portal.call(asyncio.sleep, 0.05)
-    raise AssertionError(f"never happened: {what}")
-
 
 def sleeper(client: TestClient, app: Starlette, owner: Owner | None, seconds: float = 60,
             kind: str = "hint", key: Any = None) -> Future[Any]:
@@ -66,13 +55,6 @@ def sleeper(client: TestClient, app: Starlette, owner: Owner | None, seconds: fl
     return portal.start_task_soon(partial(app.state.advisor.jobs.run, kind, time.sleep,
                                           seconds, seconds=120, owner=owner, key=key))
 
-
-def gone(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    return False
 
 
 # ------------------------------------------------------------------------- the cache

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from local import local_client
+from local import local_client, wait_for
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
@@ -53,15 +53,6 @@ def player(app: Starlette, client: TestClient) -> str:
     assert found is not None
     return found
 
-
-def wait_for(client: TestClient, done: Any, what: str) -> None:
-    portal = client.portal
-    assert portal is not None
-    for _ in range(1200):  # a wait, not a timed assertion
-        if done():
-            return
-        portal.call(asyncio.sleep, 0.05)
-    raise AssertionError(f"never happened: {what}")
 
 
 def test_a_player_reads_their_own_help_only_and_nothing_of_whoever_shares_it(

@@ -6,7 +6,6 @@ game, cancels, or deletes their data (test_players.py's site app: a cookie's pla
 
 from __future__ import annotations
 
-import asyncio
 import os
 import sqlite3
 import time
@@ -16,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from local import local_client
+from local import gone, local_client, wait_for
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
@@ -65,24 +64,6 @@ def pids(gate: Path) -> list[int]:
     return [int(line) for line in marks.read_text().split()] if marks.exists() else []
 
 
-def gone(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    return False
-
-
-def wait_for(client: TestClient, done: Any, what: str) -> None:
-    """Let the server's loop run until ``done()`` (a wait, not a timed assertion: it gives
-    up only after a minute)."""
-    portal = client.portal
-    assert portal is not None
-    for _ in range(1200):
-        if done():
-            return
-        portal.call(asyncio.sleep, 0.05)
-    raise AssertionError(f"never happened: {what}")
 
 
 def finished(client: TestClient, moves: int = 3, seed: int = 7) -> str:
