@@ -109,9 +109,9 @@ def position_key(game: Game, state: State) -> Key:
     """What the rules see of a position: everything but the score. Spider's removed runs
     count as a set (the order they went in changes no move)."""
     foundations: object = state.foundations
-    if game.variant.family != "klondike" and game.variant["foundations"] == "runs":
+    if game.rules.foundation_rule == "runs":
         foundations = tuple(sorted(state.foundations, key=lambda run: str(run[0])))
-    limited = game.variant.family == "klondike" and game.variant["passes"] != 0
+    limited = game.rules.passes_left(game.state) is not None  # passes are counted
     return (state.columns, state.down, state.stock, state.waste, foundations,
             state.passes_used if limited else 0)
 
@@ -124,8 +124,8 @@ class _Keys:
     the stock's number; the removed cards need no entry (they are the cards on neither)."""
 
     def __init__(self, game: Game) -> None:
-        self.spider = game.variant.family != "klondike"
-        self.limited = not self.spider and game.variant["passes"] != 0
+        self.spider = not game.rules.has_waste  # the Spider family: a stock, no waste
+        self.limited = game.rules.passes_left(game.state) is not None  # passes are counted
         self.by_id: dict[int, tuple[object, int]] = {}
         self.by_content: dict[object, int] = {}
 
