@@ -18,8 +18,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .cards import ACE, KING, Card
+from .cards import KING, Card
 from .errors import InvalidDealError
+from .klondike_refusal import klondike_refusal
 from .refusal import Refusal
 from .state import FOUNDATION, IN_STOCK, STOCK, WASTE, Move, Pile, Place, State, lay_out
 from .variants import Variant
@@ -541,66 +542,7 @@ class KlondikeRules:
 
     def refusal(self, state: State, move: Move) -> Refusal:
         """Why ``move`` is not legal in ``state``, as a reason key and its parameters."""
-        n = self.n_columns
-        if move.source == STOCK:
-            if self.is_won(state):
-                return Refusal("won")
-            if not state.waste:
-                return Refusal("stock_empty")
-            return Refusal("no_passes")
-        source, target = move.source, move.target
-        for part in (source, target):
-            if part.isdigit() and not 1 <= int(part) <= n:
-                return Refusal("no_column", {"column": part, "columns": n})
-            if part.startswith("f") and len(part) > 1 and not 1 <= int(part[1:]) <= len(
-                    state.foundations):
-                return Refusal("no_foundation", {"foundation": part,
-                                                 "foundations": len(state.foundations)})
-        if self.is_won(state):
-            return Refusal("won")
-        if source == WASTE:
-            if not state.waste:
-                return Refusal("waste_empty")
-            cards: Pile = state.waste[-1:]
-        elif source.startswith("f"):
-            if not self.back:
-                return Refusal("no_back")
-            pile = state.foundations[int(source[1:]) - 1]
-            if not pile:
-                return Refusal("foundation_empty", {"foundation": source})
-            cards = pile[-1:]
-        else:
-            col = int(source) - 1
-            pile = state.columns[col]
-            if not pile:
-                return Refusal("column_empty", {"column": source})
-            up = len(pile) - state.down[col]
-            if move.count > up:
-                return Refusal("face_down", {"column": source, "up": up})
-            if target == FOUNDATION and move.count != 1:
-                return Refusal("one_to_foundation")
-            cards = pile[len(pile) - move.count:]
-            if self.run_start(state, col) > len(pile) - move.count:
-                return Refusal("not_run_alt", {"n": move.count})
-        head = cards[0]
-        if target == FOUNDATION or target.startswith("f"):
-            want = self.foundation_for(state, head)
-            if want < 0:
-                if head.rank == ACE:
-                    return Refusal("foundation_needs_ace", {"card": str(head)})
-                return Refusal("foundation_needs_rank", {"card": str(head),
-                                                         "rank": head.rank - 1})
-            return Refusal("other_foundation", {"card": str(head), "foundation": f"f{want + 1}",
-                                                "target": target})
-        column = state.columns[int(target) - 1]
-        if not column:
-            return Refusal("king_only", {"card": str(head)})
-        top = column[-1]
-        if top.rank == ACE:
-            return Refusal("nothing_below_ace", {"card": str(head), "top": str(top)})
-        return Refusal("needs_colour", {"card": str(head), "top": str(top),
-                                        "colour": "black" if top.is_red else "red",
-                                        "rank": top.rank - 1})
+        return klondike_refusal(self, state, move)
 
 
 def _run_start(pile: Sequence[Card], floor: int) -> int:
