@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from kabale.core.family import Rules
 from kabale.core.game import Game
 from kabale.core.state import Move, State
 
@@ -25,11 +26,11 @@ def _top(pile: tuple[Any, ...]) -> str | None:
     return str(pile[-1]) if pile else None
 
 
-def move_facts(family: str, before: State, move: Move, after: State) -> dict[str, Any]:
-    """The facts of ``move`` of a game of ``family`` played from ``before`` to ``after``
-    (module docstring)."""
+def move_facts(rules: Rules, before: State, move: Move, after: State) -> dict[str, Any]:
+    """The facts of ``move`` played under ``rules`` from ``before`` to ``after`` (module
+    docstring)."""
     if move.is_stock:
-        if family != "klondike":
+        if not rules.has_waste:  # the stock deals onto the columns
             return {"stock": "deal"}
         if not before.stock:
             return {"stock": "turn"}
@@ -51,7 +52,7 @@ def _along(game: Game, moves: Iterable[Move | str]) -> list[dict[str, Any]]:
     for move in moves:
         before = game.state
         played = game.play(move)
-        facts.append(move_facts(game.variant.family, before, played, game.state))
+        facts.append(move_facts(game.rules, before, played, game.state))
     return facts
 
 
@@ -74,7 +75,6 @@ def with_facts(game: Game, decisions: list[dict[str, Any]]) -> list[dict[str, An
     for decision in decisions:
         wanted.setdefault(int(decision["index"]), []).append(decision)
     replay = game.opening(0)
-    family = game.variant.family
     for index, move in enumerate(game.history):
         before = replay.state
         for decision in wanted.get(index, []):
@@ -82,10 +82,10 @@ def with_facts(game: Game, decisions: list[dict[str, Any]]) -> list[dict[str, An
             if best:
                 chosen = replay.parse_move(best)
                 after = replay.rules.apply(before, chosen)
-                decision["best_facts"] = move_facts(family, before, chosen, after)
+                decision["best_facts"] = move_facts(replay.rules, before, chosen, after)
             else:
                 decision["best_facts"] = None
         played = replay.play(move)
         for decision in wanted.get(index, []):
-            decision["move_facts"] = move_facts(family, before, played, replay.state)
+            decision["move_facts"] = move_facts(replay.rules, before, played, replay.state)
     return decisions
