@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from ..core import Game
 from ..solver.batch import solve_states
-from ..solver.lines import strip_line
+from ..solver.lines import strip_line, strips
 from ..solver.result import replay
 from .chance import win_chance
 from .effort import Effort, effort_for
@@ -65,7 +65,7 @@ def postmortem(game: Game, effort: str | Effort = "normal", seed: int | None = 0
             position = prefix(game, i)
             (v,) = solve_states(game.variant, [position.state], level.exact_nodes, lines=True)
             verdicts[i] = v.status
-            if v.status == "solved" and v.line and game.variant.family != "klondike":
+            if v.status == "solved" and v.line and strips(game):
                 lines[i] = strip_line(position, v.line).moves  # a line a person can follow
                 found[i] = len(v.line)
             elif v.status == "solved":  # Klondike's kernel cuts its lines' loops itself

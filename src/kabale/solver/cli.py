@@ -22,7 +22,7 @@ from typing import Any
 
 from ..core import Game, KabaleError
 from . import Result, solve
-from .lines import strip_line
+from .lines import strip_line, strips
 
 #: ``kabale solve``'s time limit when neither --max-seconds nor --max-nodes is given
 DEFAULT_SECONDS = 10.0
@@ -98,7 +98,7 @@ def main(args: argparse.Namespace, read_deal: DealReader | None = None) -> int:
     # a slower or busier machine, and the verdict would no longer repeat everywhere
     result = solve(game, max_seconds=seconds, max_nodes=args.max_nodes,
                    max_memory_mb=args.max_memory_mb)
-    if result.status == "solved" and game.variant.family != "klondike":
+    if result.status == "solved" and strips(game):
         # a line a person can follow: stripped of the search's detours, replayed to a win
         result = replace(result, moves=strip_line(game, result.moves).moves)
     if args.json:

@@ -55,6 +55,14 @@ class Stripped:
     found: int
 
 
+def strips(game: Game) -> bool:
+    """Whether a winning line of ``game`` is stripped before a person sees it: the Spider
+    family's are (its search wanders); the Klondike kernel cuts its lines' loops itself and
+    its lines are shown as replayed. The one place that decides it, for kabale solve and the
+    look-back's post-mortem."""
+    return game.variant.family != "klondike"  # a fact of the kernels, not of the rules
+
+
 def strip_line(game: Game, moves: Sequence[str]) -> Stripped:
     """The winning ``moves`` from ``game``'s position with their detours stripped (module
     docstring), replayed by the rules to a win. Raises SolverBugError when ``moves`` is not
