@@ -101,10 +101,17 @@ class _Worker:
         self.nice = nice
         self.process: BaseProcess | None = None
         self.conn: Connection | None = None
+        #: set by the lane's close: no process is started from then on
+        self.closed = False
 
     def start(self) -> Connection:
+        """The process's end of the pipe, the process started first if it is not running.
+        BusyError once the lane is closed: a job whose worker was still starting when the
+        lane closed must not start it after (it ran its whole job past the close)."""
         if self.process is None or self.conn is None or not self.process.is_alive():
             self.stop()
+            if self.closed:
+                raise BusyError("the advisor is shutting down")
             ours, theirs = self.context.Pipe()
             make: Callable[..., BaseProcess] = self.context.Process  # type: ignore[attr-defined]
             process = make(target=_work, args=(theirs, self.nice), name=self.name,
@@ -112,6 +119,9 @@ class _Worker:
             process.start()
             theirs.close()
             self.process, self.conn = process, ours
+            if self.closed:  # closed while it started: close's kill may have missed it
+                self.stop()
+                raise BusyError("the advisor is shutting down")
         return self.conn
 
     def call(self, fn: Callable[..., Any], args: tuple[Any, ...], seconds: float,
@@ -274,6 +284,7 @@ class Lane:
             if not waiter.done():
                 waiter.set_exception(BusyError("the advisor is shutting down"))
         for worker in self._workers:
+            worker.closed = True
             if worker in self._idle:
                 worker.stop()
             else:
