@@ -335,3 +335,39 @@ def test_spiderette_lost_when_stock_empty_and_no_legal_move() -> None:
                                               "7S 8S 9S TS QS JS"), down=(2, 2, 2, 1, 1, 6, 5))
     assert game.state.stock == ()  # the other 26 spades count as two removed runs
     assert game.legal_moves() == [] and game.outcome == "lost"
+
+
+@pytest.mark.parametrize("variant", ["spider:suits=1", "spider:suits=2", "spider",
+                                     "spiderette", "spider:strict=false",
+                                     "spider:foundations=cards"])
+def test_legal_move_answers_as_the_list_of_legal_moves(variant: str) -> None:
+    """``legal_move`` (one move checked alone, column moves decided without listing every
+    move) agrees with ``legal_moves`` on every move the notation can name in positions of
+    random games: each listed move is found with its canonical text, and no other is."""
+    import random
+
+    from kabale.core.state import Move
+
+    rng = random.Random(variant)
+    for seed in range(3):
+        game = Game.new(variant, seed=seed)
+        rules = game.rules
+        n = rules.n_columns
+        places = [str(i) for i in range(0, n + 2)] + ["f", "f1", "d", ""]
+        for _ in range(40):
+            state = game.state
+            listed = {move: move.text for move in rules.legal_moves(state)}
+            longest = max(len(col) for col in state.columns) + 1
+            for source in places:
+                for target in places:
+                    for count in range(1, longest + 1 if source.isdigit() else 3):
+                        move = Move(source, target, count)
+                        found = rules.legal_move(state, move)
+                        if move in listed:
+                            assert found == move and found.text == listed[move], (state, move)
+                        else:
+                            assert found is None, (state, move, found)
+            moves = game.legal_moves()
+            if not moves or game.outcome != "playing":
+                break
+            game.play(rng.choice(moves))

@@ -234,8 +234,24 @@ class SpiderRules:
 
     def legal_move(self, state: State, move: Move) -> Move | None:
         """The move of ``legal_moves(state)`` equal to ``move`` (with its canonical text), or
-        None when there is none."""
-        return next((legal for legal in self.legal_moves(state) if legal == move), None)
+        None when there is none. A column-to-column move, the one a line's checks ask most,
+        is decided alone by the rule legal_moves lists them by."""
+        source, target = move.source, move.target
+        if not (source.isdigit() and target.isdigit()):
+            return next((legal for legal in self.legal_moves(state) if legal == move), None)
+        src, dst, n = int(source) - 1, int(target) - 1, self.n_columns
+        if not (0 <= src < n and 0 <= dst < n) or src == dst or not state.columns[src]:
+            return None
+        run = self.run_length(state, src)
+        if not 1 <= move.count <= run:
+            return None
+        onto = state.columns[dst]
+        if not onto:  # any run, or part of one, goes to an empty column
+            return _column_move(src, dst, move.count, run > 1)
+        head = state.columns[src][-move.count]
+        if onto[-1].rank != head.rank + 1:  # one rank lower, any suit
+            return None
+        return _column_move(src, dst, move.count, False)
 
     def stock_actions(self, state: State, times: int) -> State | None:
         """The state after ``times`` deals ``d`` in a row, each checked, or None when one of

@@ -32,7 +32,6 @@ from dataclasses import dataclass
 
 from ..core import Game, Move, State
 from ..core.game import Rules
-from ..core.spider import SpiderRules
 from .replay import SolverBugError, _move, replay
 
 #: how far on a pair's second move may lie (moves); a pair is mostly a few moves apart
@@ -239,15 +238,8 @@ def _shortcuts(game: Game, keys: _Keys, states: list[State], line: list[Move]) -
 
 
 def _legal(rules: Rules, state: State, move: Move) -> bool:
-    """Whether ``move`` is legal in ``state`` (Spider's column moves checked directly)."""
-    if isinstance(rules, SpiderRules) and move.source.isdigit() and move.target.isdigit():
-        src, dst = int(move.source) - 1, int(move.target) - 1
-        if not state.columns[src] or move.count > rules.run_length(state, src):
-            return False
-        target = state.columns[dst]
-        head = state.columns[src][-move.count]
-        return not target or target[-1].rank == head.rank + 1
-    return move in rules.legal_moves(state)
+    """Whether ``move`` is legal in ``state``."""
+    return rules.legal_move(state, move) is not None
 
 
 def _play(rules: Rules, state: State, moves: Sequence[Move]) -> State | None:
