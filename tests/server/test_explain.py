@@ -6,6 +6,8 @@ not seen: games that differ only in unseen cards get the same answer, word for w
 from __future__ import annotations
 
 import random
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,6 +15,7 @@ from local import door_app, local_client
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
+import kabale
 from kabale import Game
 from kabale.advisor import knowledge
 from kabale.core.refusal import REASONS
@@ -152,3 +155,46 @@ def test_explain_is_a_players_own(tmp_path: Any) -> None:
         gid = alice.post("/api/games", json={"variant": "klondike", "seed": 7}).json()["id"]
         assert alice.get(f"/api/games/{gid}/explain", params={"move": "1>2"}).status_code == 200
         assert bob.get(f"/api/games/{gid}/explain", params={"move": "1>2"}).status_code == 404
+
+
+MESSAGES = Path(kabale.__file__).parent / "server" / "static" / "js" / "messages"
+_ENTRY = re.compile(r'"((?:reason|pile)\.[\w.]+)":\s*"((?:[^"\\]|\\.)*)"')
+
+
+def params_of(key: str) -> set[str]:
+    """The parameters a refusal of ``key`` carries: the names in its English words."""
+    return {"rank" if name == "rank_name" else name
+            for name in re.findall(r"\{(\w+)\}", REASONS[key])}
+
+
+def page_names(params: set[str]) -> set[str]:
+    """The names the page's words of a refusal may use (reasons.js, reasonWords): the
+    parameters, and what it makes of them."""
+    made = set(params)
+    if {"rank", "colour"} <= params:
+        made.add("needs")
+    if {"rank", "card"} <= params:
+        made.add("prev")
+    made |= {f"{name}_name" for name in ("foundation", "target") if name in params}
+    if "up" in params:
+        made.add("n")
+    return made
+
+
+@pytest.mark.parametrize("lang", ["en", "da", "nb"])
+def test_the_page_has_words_for_every_refusal_in_every_language(lang: str) -> None:
+    """Every reason key core/refusal.py can give has the page's words (``reason.<key>``, or
+    its plural forms) in each language, using only the names the page fills in."""
+    table = dict(_ENTRY.findall((MESSAGES / f"{lang}.js").read_text(encoding="utf-8")))
+    assert "pile.foundation_n" in table
+    missing = []
+    for key in REASONS:
+        forms = [table[k] for k in (f"reason.{key}", f"reason.{key}.one",
+                                    f"reason.{key}.other") if k in table]
+        if not forms:
+            missing.append(key)
+            continue
+        for words in forms:
+            used = set(re.findall(r"\{(\w+)\}", words))
+            assert used <= page_names(params_of(key)), (lang, key, used)
+    assert not missing, f"no words in {lang}.js for reason key(s) {missing}"
