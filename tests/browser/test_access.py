@@ -51,7 +51,8 @@ def test_a_whole_move_by_keyboard_alone(server: LiveServer, browser: Browser, sh
     assert page.locator('#table .card.held[data-code="8H"]').count() == 1
     page.keyboard.press("ArrowLeft")              # a wrong pile first: refused in words
     page.keyboard.press(" ")
-    expect(page.locator("#bubble")).to_have_text("The eight of hearts can only go on a black nine.")
+    expect(page.locator("#bubble")).to_have_text(
+        "The eight of hearts cannot go on the two of clubs: only a red ace goes there.")
     assert moves_made(page) == 0
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")

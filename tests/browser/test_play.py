@@ -72,7 +72,8 @@ def test_play_a_game_with_pointer_and_keyboard(server: LiveServer, page: Page,
 
     # An illegal drop snaps back with the reason in words, at the card: 2C onto JS.
     drag(page, "4", "2")
-    expect(page.locator("#bubble")).to_have_text("The two of clubs can only go on a red three.")
+    expect(page.locator("#bubble")).to_have_text(
+        "The two of clubs cannot go on the jack of spades: only a red ten goes there.")
     assert body(page)["observation"]["moves_made"] == 0
     page.wait_for_timeout(250)
     assert top_code(page, "4") == "2C"

@@ -7,14 +7,18 @@ from __future__ import annotations
 import re
 
 import pytest
-from helpers import new_page, open_game
+from helpers import moves_made, new_page, open_game, wait_moves
 from liveserver import LiveServer
 from playwright.sync_api import Browser, Page, expect
+
+from kabale.core.refusal import REASONS
 
 # slow: run by `python -m pytest -m slow` (.ci/run), not the README's pass
 pytestmark = pytest.mark.slow
 
 DEAL = "klondike%237"
+#: the two of clubs dropped on the jack of spades, in Danish
+REFUSED_DA = "Klør to kan ikke lægges på spar knægt: der kan kun lægges en rød tier."
 
 #: Every text a player can read on the page: visible text, names, titles and placeholders.
 PAGE_TEXT_JS = """() => {
@@ -43,7 +47,9 @@ def english_only_words(page: Page, lang: str) -> set[str]:
       const other = (await import(`/static/js/messages/${lang}.js`)).default;
       return [flat(en), flat(other)];
     }""", lang)
-    words = lambda text: {w.lower() for w in re.findall(r"[A-Za-z]{4,}", text)}  # noqa: E731
+    # (a {name} to fill in is no word of the table's: a refusal's names are the rules')
+    words = lambda text: {w.lower() for w in re.findall(  # noqa: E731
+        r"[A-Za-z]{4,}", re.sub(r"\{\w+\}", " ", text))}
     return words(tables[0]) - words(tables[1])
 
 
@@ -150,11 +156,12 @@ def test_games_are_named_as_players_call_them(server: LiveServer, browser: Brows
 
 
 def test_refusal_in_words_at_the_card(server: LiveServer, browser: Browser) -> None:
+    """The page asks the server why (GET .../explain) and words its reason key."""
     context, page = new_page(browser, 1366, 657, {"lang": "da"})
     open_game(page, f"{server.url}/?deal={DEAL}")
     page.keyboard.type("4>2")          # the two of clubs onto the jack of spades
     page.keyboard.press("Enter")
-    expect(page.locator("#bubble")).to_have_text("Klør to kan kun lægges på en rød treer.")
+    expect(page.locator("#bubble")).to_have_text(REFUSED_DA)
     page.keyboard.press("Escape")
     card = page.locator('#table .card[data-code="2C"]').bounding_box()
     src = card
@@ -164,7 +171,7 @@ def test_refusal_in_words_at_the_card(server: LiveServer, browser: Browser) -> N
     page.mouse.down()
     page.mouse.move(dst["x"] + 20, dst["y"] + 30, steps=6)
     page.mouse.up()
-    expect(page.locator("#bubble")).to_have_text("Klør to kan kun lægges på en rød treer.")
+    expect(page.locator("#bubble")).to_have_text(REFUSED_DA)
     bubble = page.locator("#bubble").bounding_box()
     assert bubble and abs(bubble["x"] + bubble["width"] / 2 - (dst["x"] + 20)) < 200
     assert abs(bubble["y"] + bubble["height"] - dst["y"]) < 120   # just above the drop
@@ -199,4 +206,53 @@ def test_rules_one_click_from_the_table(server: LiveServer, browser: Browser) ->
     rules = opened.value
     rules.wait_for_load_state()
     expect(rules.locator("#rules-heading")).to_have_text("Regler: Kabal")
+    context.close()
+
+
+def test_an_empty_stock_says_why_in_the_players_language(server: LiveServer,
+                                                          browser: Browser) -> None:
+    """A tap on the stock with no pass left: the server's reason (no_passes), in Norwegian."""
+    context, page = new_page(browser, 1366, 657, {"lang": "nb"})
+    open_game(page, f"{server.url}/?deal=klondike%3Adraw%3D3%2Cpasses%3D1%237")
+    stock = page.locator('#table .pile[data-pile="d"] [tabindex]')
+    for n in range(1, 9):                      # 24 cards, three a press
+        stock.click()
+        wait_moves(page, n)
+    stock.click()
+    expect(page.locator("#bubble")).to_have_text(
+        "Ingen runder igjen: kastebunken kan ikke snus igjen.")
+    page.evaluate("window.kabale.idle()")
+    assert moves_made(page) == 8
+    context.close()
+
+
+#: a refusal's parameters by name, for wording every reason key (core/refusal.py)
+SAMPLE = {"card": "9S", "top": "TH", "prev": "8S", "rank": 8, "colour": "red", "column": "3",
+          "columns": 7, "foundation": "f2", "foundations": 4, "target": "f", "family": "spider",
+          "n": 2, "up": 2}
+
+
+@pytest.mark.parametrize("lang", ["en", "da", "nb"])
+def test_every_refusal_has_words_in_every_language(server: LiveServer, browser: Browser,
+                                                   lang: str) -> None:
+    """Each reason key the rules can give, worded by reasons.js from the page's table: no
+    key missing, no name left unfilled, and (but for a language's own) no English."""
+    names = {key: {"rank" if name == "rank_name" else name
+                   for name in re.findall(r"\{(\w+)\}", text)} for key, text in REASONS.items()}
+    reasons = [{"key": key, "params": {name: SAMPLE[name] for name in names[key]}}
+               for key in REASONS]
+    context, page = new_page(browser, 1366, 657, {"lang": lang})
+    open_game(page, f"{server.url}/?deal={DEAL}")
+    words = page.evaluate("""async (reasons) => {
+      const { reasonWords } = await import('/static/js/reasons.js');
+      const obs = window.kabale.body().observation;
+      return reasons.map((r) => reasonWords(r, obs));
+    }""", reasons)
+    assert len(words) == len(REASONS)
+    for key, text in zip(REASONS, words, strict=True):
+        assert text and "{" not in text and text[0].isupper(), (key, text)
+    if lang != "en":
+        english = english_only_words(page, lang)
+        assert not [w for w in re.findall(r"[A-Za-z]{4,}", " ".join(words))
+                    if w.lower() in english], words
     context.close()

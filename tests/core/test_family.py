@@ -79,13 +79,17 @@ def test_a_refusal_is_a_reason_key_whose_words_are_the_error(variant: str, move:
     is the refusal's English words, looked up in REASONS."""
     game = Game.new(variant, 2)
     if key is None:
-        assert game.play(move).text == "d"  # legal: no refusal
+        assert game.refusal(move) is None  # legal: no refusal
+        assert game.play(move).text == "d"
         return
     game_before = game.observe()
+    asked = game.refusal(move)             # asked without playing: the game is unchanged
+    assert game.observe() == game_before
     with pytest.raises(IllegalMoveError) as error:
         game.play(move)
     refusal = error.value.refusal
     assert refusal is not None and refusal.key == key and key in REASONS
+    assert asked == refusal
     assert str(error.value) == f"illegal move {move!r}: {refusal.text()}"
     assert refusal.text() == game.rules.explain(game.state, game.parse_move(move))
     assert game.observe() == game_before

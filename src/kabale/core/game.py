@@ -394,6 +394,20 @@ class Game:
             self._redo.clear()
         return legal
 
+    def refusal(self, move: Move | str) -> Refusal | None:
+        """Why the rules refuse ``move`` here, as a reason key and its parameters (the
+        ``refusal`` that :meth:`play` would raise with), or None when it is legal; the game
+        is unchanged. Raises NotationError for text that is not a move. The parameters name
+        only cards the player sees (face up)."""
+        wanted = self.parse_move(move) if isinstance(move, str) else move
+        if not isinstance(wanted, Move):
+            raise NotationError(f"not a move: {move!r} (give a Move or notation such as '3>7')")
+        self._refresh_legal()
+        if wanted in self._legal_index:
+            return None
+        _check_syntax(wanted)
+        return self._refusal(wanted)
+
     def _advance(self, move: Move) -> None:
         """Apply a legal move; a move that wins the game makes the deal id known for good
         (every card has been seen). A lost position does not: it can still be undone, and

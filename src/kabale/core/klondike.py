@@ -58,7 +58,8 @@ class KlondikeRules:
         # the points of each scored event (apply)
         self._event_points = {event: self._points(event) for event in STANDARD_POINTS}
         # the notation of each column and foundation (legal_move)
-        self._column_names = {str(i + 1): i for i in range(self.n_columns)}
+        self._names = tuple(str(i + 1) for i in range(self.n_columns))
+        self._column_names = {name: i for i, name in enumerate(self._names)}
         self._foundation_names = {f"f{f + 1}": f for f in range(self.n_foundations)}
 
     @classmethod
@@ -151,12 +152,29 @@ class KlondikeRules:
                 return index
         return -1
 
+    # The move rules, each written once: which card goes on a column (``_fits``: the empty
+    # column's rule and, through ``_builds``, the building rule), which column-to-column move
+    # is legal with its canonical text (``_run_move``), and when the stock may be pressed
+    # (``_may_press``) and what a press does (``_press``). legal_moves, legal_move,
+    # play_line and stock_actions all ask them.
     def _fits(self, card: Card, pile: Sequence[Card]) -> bool:
         """Can ``card`` (heading a run) be placed on the column ``pile``?"""
         if not pile:
             return self.any_card_on_empty or card.rank == KING
-        top = pile[-1]
-        return top.rank == card.rank + 1 and top.is_red != card.is_red
+        return _builds(card, pile[-1])
+
+    def _run_move(self, pile: Sequence[Card], start: int, k: int, dest: Sequence[Card],
+                  source: str, target: str) -> str | None:
+        """The canonical text of moving ``pile[k:]`` from column ``source`` onto ``dest``
+        (column ``target``), ``pile[start:]`` being the column's movable run; None when the
+        rules refuse it. The text names the count only where the target could take more than
+        one count of the run (an empty column that takes any card, under a run of two or
+        more)."""
+        if not start <= k < len(pile) or not self._fits(pile[k], dest):
+            return None
+        if not dest and self.any_card_on_empty and len(pile) - start > 1:
+            return f"{source}:{len(pile) - k}>{target}"
+        return f"{source}>{target}"
 
     def run_start(self, state: State, col: int) -> int:
         """Lowest index of the column's movable run: face up, alternating, descending to the top."""
@@ -164,11 +182,12 @@ class KlondikeRules:
 
     def stock_action_possible(self, state: State) -> bool:
         """``d`` draws while the stock has cards, else turns the waste back if a pass is left."""
-        return bool(state.stock) or (bool(state.waste) and self._pass_left(state.passes_used))
+        return self._may_press(state.stock, state.waste, state.passes_used)
 
-    def _pass_left(self, used: int) -> bool:
-        """May the waste be turned back once more, ``used`` passes having been used?"""
-        return self.passes == 0 or self.passes - 1 - used > 0
+    def _may_press(self, stock: Sequence[Card], waste: Sequence[Card], used: int) -> bool:
+        """May the stock be pressed: it has cards, or the waste (if any) may be turned back
+        once more, ``used`` passes having been used?"""
+        return bool(stock) or (bool(waste) and (self.passes == 0 or self.passes - 1 - used > 0))
 
     # ------------------------------------------------------------------ moves
     def legal_moves(self, state: State) -> list[Move]:
@@ -176,36 +195,39 @@ class KlondikeRules:
         if self.is_won(state):
             return []
         moves: list[Move] = []
-        columns = state.columns
-        n = self.n_columns
+        columns, down = state.columns, state.down
+        n, names = self.n_columns, self._names
         for i in range(n):
             pile = columns[i]
             if pile and self.foundation_for(state, pile[-1]) >= 0:
-                moves.append(Move(str(i + 1), FOUNDATION, 1, f"{i + 1}>f"))
+                moves.append(Move(names[i], FOUNDATION, 1, f"{names[i]}>f"))
         moves.extend(self._waste_to_foundation(state))
         for i in range(n):
             pile = columns[i]
             if not pile:
                 continue
-            start = self.run_start(state, i)
+            start = _run_start(pile, down[i])
             size = len(pile)
             low_rank = pile[start].rank  # ranks fall by one from pile[start] to the top
+            source = names[i]
             for j in range(n):
+                dest = columns[j]
                 if j == i:
                     continue
-                target = columns[j]
-                if target:
-                    top = target[-1]
-                    k = start + low_rank - top.rank + 1  # the card one rank below top
-                    if start <= k < size and pile[k].is_red != top.is_red:
-                        moves.append(Move(str(i + 1), str(j + 1), size - k, f"{i + 1}>{j + 1}"))
-                elif self.any_card_on_empty and size - start > 1:
-                    for k in range(start, size):
-                        count = size - k
-                        moves.append(Move(str(i + 1), str(j + 1), count,
-                                          f"{i + 1}:{count}>{j + 1}"))
-                elif self.any_card_on_empty or low_rank == KING:
-                    moves.append(Move(str(i + 1), str(j + 1), size - start, f"{i + 1}>{j + 1}"))
+                # The run's cards that could head a move (the rule, _run_move, decides):
+                # onto a card, only the one a rank below it, the run falling by one; onto an
+                # empty column, any of them, longest move first.
+                if dest:
+                    k = start + low_rank - dest[-1].rank + 1
+                    if start <= k < size:
+                        text = self._run_move(pile, start, k, dest, source, names[j])
+                        if text is not None:
+                            moves.append(Move(source, names[j], size - k, text))
+                    continue
+                for k in range(start, size):
+                    text = self._run_move(pile, start, k, dest, source, names[j])
+                    if text is not None:
+                        moves.append(Move(source, names[j], size - k, text))
         moves.extend(self._waste_to_columns(state))
         if self.back:
             for f, pile in enumerate(state.foundations):
@@ -274,23 +296,9 @@ class KlondikeRules:
         if i < 0 or i == j or not columns[i]:
             return None
         pile = columns[i]
-        size = len(pile)
-        start = self.run_start(state, i)
-        k = size - count
-        if not start <= k < size:
-            return None
-        if dest:
-            top, card = dest[-1], pile[k]
-            if top.rank == card.rank + 1 and top.is_red != card.is_red:
-                return Move(source, target, count, f"{source}>{target}")
-            return None
-        if self.any_card_on_empty:
-            if size - start > 1:
-                return Move(source, target, count, f"{source}:{count}>{target}")
-            return Move(source, target, count, f"{source}>{target}")
-        if k == start and pile[start].rank == KING:
-            return Move(source, target, count, f"{source}>{target}")
-        return None
+        text = self._run_move(pile, _run_start(pile, state.down[i]), len(pile) - count, dest,
+                              source, target)
+        return None if text is None else Move(source, target, count, text)
 
     def apply(self, state: State, move: Move) -> State:
         """The state after a legal ``move`` (not checked), with flips and score applied."""
@@ -366,7 +374,7 @@ class KlondikeRules:
             return None  # and stays so: the stock action touches no foundation
         stock, waste, used, score = state.stock, state.waste, state.passes_used, state.score
         for _ in range(times):
-            if not stock and not (waste and self._pass_left(used)):
+            if not self._may_press(stock, waste, used):
                 return None
             stock, waste, used, score = self._press(stock, waste, used, score)
         return State(state.columns, state.down, stock, waste, state.foundations, used, score)
@@ -379,7 +387,7 @@ class KlondikeRules:
         moves is checked in a fraction of the time move-by-move checking takes."""
         columns = [list(pile) for pile in state.columns]
         down = list(state.down)
-        stock, waste = list(state.stock), list(state.waste)
+        stock, waste = state.stock, state.waste
         foundations = [list(pile) for pile in state.foundations]
         used, score = state.passes_used, state.score
         home = sum(map(len, foundations))
@@ -392,21 +400,11 @@ class KlondikeRules:
             if home == self.n_cards:
                 bad = index
                 break
-            if source == STOCK:  # as _press, on the lists
-                if target or count != 1:
+            if source == STOCK:
+                if target or count != 1 or not self._may_press(stock, waste, used):
                     bad = index
                     break
-                if stock:
-                    taken = stock[-self.draw:]
-                    del stock[-len(taken):]
-                    waste.extend(reversed(taken))
-                elif waste and self._pass_left(used):
-                    stock, waste = waste[::-1], []
-                    used += 1
-                    score = self._add_score(score, self._redeal_points(used))
-                else:
-                    bad = index
-                    break
+                stock, waste, used, score = self._press(stock, waste, used, score)
                 texts.append(STOCK)
                 continue
             i = names.get(source, -1)
@@ -421,7 +419,11 @@ class KlondikeRules:
                 if to < 0:
                     bad = index
                     break
-                foundations[to].append(pile.pop())
+                foundations[to].append(pile[-1])
+                if source == WASTE:
+                    waste = waste[:-1]
+                else:
+                    columns[i].pop()
                 home += 1
                 points = points_of["foundation"]
                 text = f"{source}>f"
@@ -436,7 +438,8 @@ class KlondikeRules:
                     if count != 1 or not waste or not self._fits(waste[-1], dest):
                         bad = index
                         break
-                    dest.append(waste.pop())
+                    dest.append(waste[-1])
+                    waste = waste[:-1]
                     points = points_of["waste_to_column"]
                 elif f >= 0:
                     pile = foundations[f]
@@ -452,21 +455,12 @@ class KlondikeRules:
                         break
                     pile = columns[i]
                     k = len(pile) - count
-                    start = _run_start(pile, down[i])
-                    if not start <= k < len(pile):
+                    moved = self._run_move(pile, _run_start(pile, down[i]), k, dest, source,
+                                           target)
+                    if moved is None:
                         bad = index
                         break
-                    card = pile[k]
-                    if dest:
-                        top = dest[-1]
-                        legal = top.rank == card.rank + 1 and top.is_red != card.is_red
-                    else:
-                        legal = self.any_card_on_empty or (k == start and card.rank == KING)
-                        if self.any_card_on_empty and len(pile) - start > 1:
-                            text = f"{source}:{count}>{target}"
-                    if not legal:
-                        bad = index
-                        break
+                    text = moved
                     dest.extend(pile[k:])
                     del pile[k:]
             if i >= 0 and columns[i] and down[i] == len(columns[i]):
@@ -474,7 +468,7 @@ class KlondikeRules:
                 points += points_of["flip"]
             score = self._add_score(score, points)
             texts.append(text)
-        after = State(tuple(map(tuple, columns)), tuple(down), tuple(stock), tuple(waste),
+        after = State(tuple(map(tuple, columns)), tuple(down), stock, waste,
                       tuple(map(tuple, foundations)), used, score)
         return after, texts, bad
 
@@ -545,13 +539,16 @@ class KlondikeRules:
         return klondike_refusal(self, state, move)
 
 
+def _builds(card: Card, top: Card) -> bool:
+    """Klondike's building rule: may ``card`` lie on ``top`` in a column (one rank lower, the
+    other colour)?"""
+    return top.rank == card.rank + 1 and top.is_red != card.is_red
+
+
 def _run_start(pile: Sequence[Card], floor: int) -> int:
-    """Lowest index above ``floor`` (the face-down count) of the pile's alternating run
-    descending to its top."""
+    """Lowest index above ``floor`` (the face-down count) of the pile's run descending to its
+    top, each card on the one below it by the building rule (``_builds``)."""
     start = len(pile) - 1
-    while start > floor:
-        below, above = pile[start - 1], pile[start]
-        if below.rank != above.rank + 1 or below.is_red == above.is_red:
-            break
+    while start > floor and _builds(pile[start], pile[start - 1]):
         start -= 1
     return start

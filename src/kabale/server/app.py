@@ -125,6 +125,25 @@ async def play_move(request: Request) -> Response:
     return answer(request, entry, move)
 
 
+async def explain_move(request: Request) -> Response:
+    """``GET /api/games/{id}/explain?move=3:2>7``: why the rules refuse a move here, without
+    playing it (nothing changes, no limit counts it): ``{"move", "legal", "reason",
+    "words"}``, ``reason`` the refusal's key and parameters and ``words`` its English words
+    (both None for a legal move); 422 for text that is not a move, 409 for a finished game."""
+    await read_json(request)
+    text = request.query_params.get("move")
+    if not text or not text.strip() or len(text) > 40:
+        raise ApiError(422, f"give the move as ?move=<notation>, e.g. \"3>7\" or \"d\"; "
+                            f"got move={text!r}")
+    try:
+        refusal = service(request).refusal(request.path_params["game_id"], text)
+    except Exception as exc:
+        raise game_error(exc) from None
+    return JSONResponse({"move": text, "legal": refusal is None,
+                         "reason": None if refusal is None else refusal.to_dict(),
+                         "words": None if refusal is None else refusal.text()})
+
+
 async def _undo_redo(request: Request, redo: bool) -> Response:
     await read_json(request)
     games = service(request)
@@ -344,6 +363,7 @@ def create_app(db_path: str, effort: EffortSetting = "quick",
         Route("/api/games", _changes(create_game, new=True), methods=["POST"]),
         Route(game, fetching(get_game)),
         Route(game + "/moves", fetching(_changes(play_move)), methods=["POST"]),
+        Route(game + "/explain", fetching(explain_move)),
         Route(game + "/undo", fetching(_changes(undo)), methods=["POST"]),
         Route(game + "/redo", fetching(_changes(redo)), methods=["POST"]),
         Route(game + "/resign", fetching(_changes(resign)), methods=["POST"]),

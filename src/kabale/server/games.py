@@ -21,6 +21,7 @@ from starlette.concurrency import run_in_threadpool
 
 from kabale.core.errors import IllegalMoveError, KabaleError, quoted
 from kabale.core.game import Game
+from kabale.core.refusal import Refusal
 from kabale.server.deals import DealInfo, utc_today
 from kabale.storage.db import (
     LOCAL_PLAYER,
@@ -247,6 +248,12 @@ class GameService:
         if entry.status != "playing":
             raise GameOverError(f"game {game_id!r} is over ({entry.status}); start a new one")
         return entry
+
+    def refusal(self, game_id: str, text: str) -> Refusal | None:
+        """Why the rules refuse the move ``text`` in the game, or None when it is legal,
+        without playing it: nothing changes (Game.refusal). GameOverError for a finished
+        game, NotationError for text that is not a move."""
+        return self._open(game_id).game.refusal(text)
 
     # -- changes -------------------------------------------------------------------------
 

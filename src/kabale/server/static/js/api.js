@@ -38,6 +38,8 @@ export const api = {
   newGame: (spec) => call("POST", "/api/games", spec),
   get: (id) => call("GET", `/api/games/${encodeURIComponent(id)}`),
   move: (id, move) => call("POST", `/api/games/${encodeURIComponent(id)}/moves`, { move }),
+  // why a move is refused, asked without playing it (nothing changes)
+  explain: (id, move) => call("GET", `/api/games/${encodeURIComponent(id)}/explain?move=${encodeURIComponent(move)}`),
   undo: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/undo`),
   redo: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/redo`),
   resign: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/resign`),

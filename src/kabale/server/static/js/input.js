@@ -1,15 +1,15 @@
 // The player's hands on the table: pressing, dragging and tapping cards, the keyboard (Enter or
 // Space on a pile, the shortcuts, notation typed into the move box). Every move it makes goes
 // through the page's queue (`page.play`, `page.playDecided`); a move that is not legal is
-// explained in words (reasons.js), never sent.
+// never played: the server is asked why (reasons.js), and the page says so in words.
 
 import { bestTarget } from "./drag.js";
 import { bubble, hideBubble, say } from "./feedback.js";
-import { t } from "./i18n.js";
+import { cap, t } from "./i18n.js";
 import { focusEl } from "./keyboard.js";
 import { bestMove, findMove, moveByText, parseMove } from "./moves.js";
-import { liftedWords } from "./names.js";
-import { explain } from "./reasons.js";
+import { cardName, liftedWords } from "./names.js";
+import { explain, explainText } from "./reasons.js";
 import { pileElements, targets } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
@@ -23,10 +23,8 @@ export function createInput(page) {
   function playTyped(text, anchor) {
     const m = moveByText(S.body, text);
     if (m) return play(m.text);
-    const parsed = parseMove(text);
-    if (!parsed) return refuse(t("reason.not_a_move", { text }), anchor);
-    const count = text.includes(":") ? parsed.count : 1;
-    return refuse(explain(S.body, parsed.source, count, parsed.target || ""), anchor);
+    if (!parseMove(text)) return refuse(t("reason.not_a_move", { text }), anchor);
+    return refuse(explainText(S.body, text, true), anchor);
   }
 
 
@@ -39,8 +37,9 @@ export function createInput(page) {
     const pile = el.dataset.pile, index = Number(el.dataset.index);
     if (/^\d+$/.test(pile)) {
       const c = Number(pile) - 1;
-      if (!el.dataset.code) return { reason: t("reason.face_down") };
-      if (index < obs.down[c]) return { reason: explain(S.body, pile, obs.columns[c].length - index, pile) };
+      // a card dealt face down lifts nothing (the observation's `down` says which), shown or not
+      if (!el.dataset.code) return { reason: t("reason.card_face_down") };
+      if (index < obs.down[c]) return { reason: cap(t("reason.locked", { card: cardName(el.dataset.code) })) };
       const count = obs.columns[c].length - index;
       return { source: pile, count, els: pileElements(table, pile).slice(-count) };
     }

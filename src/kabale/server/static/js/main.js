@@ -126,7 +126,7 @@ function markHeld() {
 
 // ---------------------------------------------------------------- actions
 
-/** Play a legal move (text from the legal list); refused moves never reach the server. A
+/** Play a legal move (text from the legal list); a refused move is never sent to be played. A
  *  move of the player's stops the demo; `auto` (the auto-finish) does not. */
 function play(text, auto = false) {
   return playDecided(() => text, null, auto);
@@ -143,7 +143,7 @@ function playDecided(decide, anchor = null, auto = false) {
     if (!got) return false;
     // a refusal points at the card as it is now drawn (`got.anchor`), else at the one tapped
     const where = got.anchor || (anchor && anchor.isConnected ? anchor : null);
-    if (got.reason) { refuse(got.reason, where); return false; }
+    if (got.reason) return refuse(got.reason, where);
     const before = S.body;
     if (!auto && settings.coach && !(await coachAgrees(before, got))) return false;
     try {
@@ -158,10 +158,14 @@ function playDecided(decide, anchor = null, auto = false) {
   });
 }
 
-function refuse(reason, anchor) {
-  bubble(reason, anchor);
+/** Say why a move is refused, at `anchor`: `reason` is words, or the promise of them (the
+ *  server asked why: reasons.js). Resolves to false, the move not made. */
+async function refuse(reason, anchor) {
+  const words = await reason;
+  // (an element redrawn meanwhile is gone: the bubble goes to the middle then)
+  bubble(words, anchor && anchor.nodeType && !anchor.isConnected ? null : anchor);
   sound("refuse", settings.sound);
-  return Promise.resolve(false);
+  return false;
 }
 
 function undoRedo(which) {

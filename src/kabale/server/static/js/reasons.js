@@ -1,89 +1,65 @@
-// Why a move the player tried is refused, in words, from what the player sees. Legality is
-// never decided here (the server's list of legal moves does that); this only explains a move
-// that is not on that list, as core's explain() does, in the page's language.
+// Why a move the player tried is refused, in the page's words. The rules decide why: the server
+// answers a move that is not on the legal list with its refusal, a reason key and parameters
+// (GET .../explain, docs/api.md; core/refusal.py), and this only looks the key up in the
+// translation tables (`reason.<key>`) and words its parameters. No rule is restated here.
 
+import { api } from "./api.js";
 import { cap, t } from "./i18n.js";
-import { cardName } from "./names.js";
+import { cardName, familyName, pileName } from "./names.js";
 
+/** A rank parameter (1 = ace .. 13 = king) as the tables' rank letter. */
 const RANKS = "A23456789TJQK";
-const red = (code) => code[1] === "H" || code[1] === "D";
-const rankOf = (code) => RANKS.indexOf(code[0]);
 
-function isRun(cards, spider) {
-  for (let i = 1; i < cards.length; i++) {
-    const a = cards[i - 1], b = cards[i];
-    if (rankOf(a) !== rankOf(b) + 1) return false;
-    if (spider ? a[1] !== b[1] : red(a) === red(b)) return false;
-  }
-  return true;
+/** A foundation parameter ("f", "f2") in words. */
+function foundationName(pile, obs) {
+  if (pile === "f") return t("pile.foundation");
+  return obs.rules.has_waste ? pileName(pile, obs) : t("pile.foundation_n", { n: pile.slice(1) });
 }
 
-function stockReason(obs) {
-  if (obs.rules.has_waste) {
-    return obs.stock || obs.waste.length ? t("reason.no_passes") : t("reason.stock_empty");
+/** The words of a refusal `reason` ({key, params}, docs/api.md) in the page's language, its
+ *  cards by name; `obs` (the observation it was given in) names the piles. */
+export function reasonWords(reason, obs) {
+  const p = reason.params || {};
+  const vars = { ...p };
+  for (const name of ["card", "top", "prev"]) if (name in p) vars[name] = cardName(p[name]);
+  if ("colour" in p) vars.colour = t(`colour.${p.colour}`);
+  if ("rank" in p) {
+    const rank = RANKS[p.rank - 1];
+    vars.rank = t(`rank_noun.${rank}`);
+    if ("colour" in p) vars.needs = t("a_colour_rank", { colour: vars.colour, rank: vars.rank });
+    // "the {rank} of its suit": that card, when the refusal names the card of that suit
+    if ("card" in p && !("prev" in p)) vars.prev = cardName(rank + p.card[1]);
   }
-  return obs.stock === 0 ? t("reason.no_deals") : t("reason.deal_empty");
+  if ("family" in p) vars.family = familyName(p.family);
+  for (const name of ["foundation", "target"]) {
+    if (name in p) vars[`${name}_name`] = foundationName(p[name], obs);
+  }
+  if ("up" in p) vars.n = p.up;   // the plural follows the face-up count
+  return cap(t(`reason.${reason.key}`, vars));
 }
 
-/** The cards `count` lifted from `source`, or a reason they cannot be lifted. */
-function lifted(obs, source, count, target) {
-  if (source === "w") return { cards: obs.waste.slice(-1) };
-  if (source.startsWith("f")) {
-    if (obs.rules.has_waste && !obs.rules.foundation_to_column) return { reason: t("reason.no_back") };
-    const pile = obs.foundations[Number(source.slice(1)) - 1] || [];
-    return { cards: pile.slice(-1) };
+/** Why the move `text` (notation) is refused in the game `body`, in words: the server's
+ *  answer worded here. `typed`: the player wrote it, so text that is no move says so. */
+export async function explainText(body, text, typed = false) {
+  if (body.status !== "playing" || body.observation.outcome !== "playing") return t("reason.game_over");
+  try {
+    const got = await api.explain(body.id, text);
+    // (a legal answer: the game moved on meanwhile, in another tab perhaps)
+    return got.reason ? reasonWords(got.reason, body.observation) : t("reason.out_of_step");
+  } catch (err) {
+    if (err.status === 422) return typed ? t("reason.not_a_move", { text }) : t("reason.not_allowed");
+    if (err.status === 0) return t("reason.offline");
+    return t(err.status === 409 ? "reason.game_over" : "reason.not_allowed");
   }
-  const c = Number(source) - 1;
-  const col = obs.columns[c] || [];
-  const first = col.length - count;
-  if (first < obs.down[c]) {
-    const code = col[Math.max(first, 0)];
-    return { reason: code && code !== "??" ? cap(t("reason.locked", { card: cardName(code) }))
-      : t("reason.face_down") };
-  }
-  if (target.startsWith("f") && count > 1) return { reason: t("reason.one_to_foundation") };
-  const cards = col.slice(first);
-  const spider = obs.rules.build_rule === "any_suit";
-  if (!isRun(cards, spider)) {
-    return { reason: spider ? t("reason.not_run_suit", { n: count }) : t("reason.not_run_alt") };
-  }
-  return { cards };
 }
 
-function foundationReason(obs, head) {
-  if (obs.rules.foundation_rule === "runs") {
-    return t("reason.spider_foundation");
-  }
-  const r = rankOf(head);
-  if (r === 0) return t("reason.not_allowed");
-  return cap(t("reason.foundation_needs", { card: cardName(head), prev: cardName(RANKS[r - 1] + head[1]) }));
-}
-
-function columnReason(obs, head, target) {
-  const col = obs.columns[Number(target) - 1] || [];
-  const klondike = obs.rules.build_rule === "alternate_colours";
-  if (!col.length) {
-    return obs.rules.empty_column === "king" && head[0] !== "K"
-      ? t("reason.king_only") : t("reason.not_allowed");
-  }
-  const r = rankOf(head);
-  if (r === 12) return t("reason.king_space");
-  const next = RANKS[r + 1];
-  const needs = klondike
-    ? t("a_colour_rank", { colour: t(red(head) ? "colour.black" : "colour.red"), rank: t(`rank_noun.${next}`) })
-    : t(`a_rank.${next}`);
-  return cap(t(klondike ? "reason.needs_colour" : "reason.needs_rank", { card: cardName(head), needs }));
-}
-
-/** Why moving `count` cards from `source` to `target` ("3", "f", "f2", "d") is refused. */
+/** Why moving `count` cards from pile `source` to `target` ("3", "f", "f2", "d") is refused,
+ *  in words (a promise): the move in notation, asked of the server. */
 export function explain(body, source, count, target) {
-  const obs = body.observation;
-  if (body.status !== "playing" || obs.outcome !== "playing") return t("reason.game_over");
-  if (source === "d") return stockReason(obs);
-  const got = lifted(obs, source, count, target);
-  if (got.reason) return got.reason;
-  const head = got.cards[0];
-  if (!head) return t("reason.not_allowed");
-  if (target.startsWith("f")) return foundationReason(obs, head);
-  return columnReason(obs, head, target);
+  if (source === "d") return explainText(body, "d");
+  // The notation writes a count only from column to column: a run put on a foundation is no
+  // move the server could be asked about, and the notation has that reason for it.
+  if (target.startsWith("f") && count > 1) return Promise.resolve(t("reason.one_to_foundation"));
+  const columns = /^\d+$/.test(source) && /^\d+$/.test(target);
+  return explainText(body, columns ? `${source}:${count}>${target}` : `${source}>${target}`);
 }

@@ -1,0 +1,200 @@
+"""GET /api/games/{id}/explain: why a move is refused, asked without playing it (the page's
+words for a refused move are a lookup of its reason key). It answers what a POST of the move
+would answer, changes nothing, counts against no limit, and names no card the player has
+not seen: games that differ only in unseen cards get the same answer, word for word."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from local import door_app, local_client
+from starlette.applications import Starlette
+from starlette.testclient import TestClient
+
+import kabale
+from kabale import Game
+from kabale.advisor import knowledge
+from kabale.core.refusal import REASONS
+from kabale.core.state import IN_STOCK, STOCK, Place
+from kabale.server.site import kind_of
+
+VARIANTS = ["klondike", "klondike:draw=3", "klondike:passes=1,back=false",
+            "klondike:empty=any", "klondike:decks=2", "klondike:open=true", "spider:suits=2",
+            "spiderette", "spider:foundations=cards"]
+
+
+def played(variant: str, seed: int, moves: int) -> Game:
+    """Deal ``seed`` after up to ``moves`` random legal moves, the stock less often."""
+    game = Game.new(variant, seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        legal = game.legal_moves()
+        others = [m for m in legal if not m.is_stock]
+        if not legal:
+            break
+        game.play(rng.choice(others) if others and rng.random() < 0.8 else rng.choice(legal))
+    return game
+
+
+def twins(game: Game, limit: int) -> list[Game]:
+    """Games of ``game``'s history in which two unseen cards (that differ) trade places."""
+    places = game.rules.deal_places()
+    start = game.initial_state
+    deck = [start.stock[p.index] if p.column == IN_STOCK else start.columns[p.column][p.index]
+            for p in places]
+    index = {place: i for i, place in enumerate(places)}
+    slots = [index[Place(IN_STOCK, i) if pile == STOCK else Place(int(pile) - 1, i)]
+             for pile, i in knowledge(game).unseen]
+    pairs = [(a, b) for a in slots for b in slots if a < b and deck[a] != deck[b]]
+    random.Random(len(slots)).shuffle(pairs)
+    out = []
+    for a, b in pairs[:limit]:
+        swapped = list(deck)
+        swapped[a], swapped[b] = swapped[b], swapped[a]
+        twin = Game.from_deck(game.variant, swapped)
+        for move in game.history:
+            twin.play(move)
+        out.append(twin)
+    return out
+
+
+def tries(game: Game) -> list[str]:
+    """Moves a player might try here: every pile to every pile, counts, piles that are not."""
+    n, f = game.rules.n_columns, len(game.state.foundations)
+    out = ["d", "w>f", f"{n + 1}>1", f"1>f{f + 1}"]
+    for i in range(1, n + 1):
+        out += [f"{i}>f", f"w>{i}", f"{i}>f1", *(f"f{k}>{i}" for k in range(1, f + 1))]
+        for j in range(1, n + 1):
+            if i != j:
+                out += [f"{i}>{j}", *(f"{i}:{c}>{j}" for c in (1, 2, 3, 6, 13))]
+    return out
+
+
+def explain(client: TestClient, gid: str, text: str) -> tuple[int, dict[str, Any]]:
+    res = client.get(f"/api/games/{gid}/explain", params={"move": text})
+    return res.status_code, res.json()
+
+
+@pytest.fixture
+def client(app: Starlette) -> Any:
+    with local_client(app) as c:
+        yield c
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_explain_answers_as_the_move_would_and_changes_nothing(app: Starlette,
+                                                                 client: TestClient,
+                                                                 variant: str) -> None:
+    game = played(variant, 3, 40)
+    service = app.state.games
+    gid = service.start(game.copy()).id
+    entry = service.get(gid)
+    before = client.get(f"/api/games/{gid}").json()
+    clock, rev = entry.last_active, entry.rev
+    keys = set()
+    for text in tries(game):
+        status, body = explain(client, gid, text)
+        if status == 422:                      # not a move at all: as the POST says
+            posted = client.post(f"/api/games/{gid}/moves", json={"move": text})
+            assert posted.status_code == 422 and "reason" not in posted.json()
+            continue
+        assert status == 200, body
+        refusal = game.refusal(text)
+        if refusal is None:
+            assert body == {"move": text, "legal": True, "reason": None, "words": None}
+            continue
+        keys.add(refusal.key)
+        assert body == {"move": text, "legal": False, "reason": refusal.to_dict(),
+                        "words": refusal.text()}
+        assert refusal.key in REASONS
+        posted = client.post(f"/api/games/{gid}/moves", json={"move": text})
+        assert posted.status_code == 422 and posted.json()["reason"] == body["reason"]
+    assert len(keys) >= 3, keys
+    assert client.get(f"/api/games/{gid}").json() == before
+    assert (entry.last_active, entry.rev) == (clock, rev)
+    assert kind_of("GET", f"/api/games/{gid}/explain") is None   # no limit counts it
+
+
+@pytest.mark.parametrize("variant", [v for v in VARIANTS if v != "klondike:open=true"])
+def test_an_explanation_never_depends_on_unseen_cards(app: Starlette, client: TestClient,
+                                                      variant: str) -> None:
+    """The swap test: twins that differ only in two cards the player has not seen get the
+    same answer to every move tried, and so the same 422 reason for a refused move."""
+    game = played(variant, 5, 30)
+    others = twins(game, 3)
+    assert others, "no two unseen cards to swap"
+    service = app.state.games
+    ids = [service.start(g.copy()).id for g in (game, *others)]
+    for text in tries(game):
+        answers = [explain(client, gid, text) for gid in ids]
+        assert all(a == answers[0] for a in answers[1:]), (text, answers)
+        if answers[0][0] == 200 and not answers[0][1]["legal"]:
+            posted = [client.post(f"/api/games/{gid}/moves", json={"move": text}).json()
+                      for gid in ids]
+            assert all(p == posted[0] for p in posted[1:]), (text, posted)
+
+
+def test_explain_refuses_bad_input_in_words(client: TestClient) -> None:
+    gid = client.post("/api/games", json={"variant": "klondike", "seed": 7}).json()["id"]
+    for query in ({}, {"move": ""}, {"move": "d" * 41}, {"move": "zz"}):
+        res = client.get(f"/api/games/{gid}/explain", params=query)
+        assert res.status_code == 422 and res.json()["error"]
+    assert client.get("/api/games/nope/explain", params={"move": "d"}).status_code == 404
+    client.post(f"/api/games/{gid}/resign")
+    assert client.get(f"/api/games/{gid}/explain", params={"move": "d"}).status_code == 409
+
+
+def test_explain_is_a_players_own(tmp_path: Any) -> None:
+    """Under `kabale serve`, another player's game is unknown here as everywhere."""
+    app = door_app(tmp_path, "serve")
+    with local_client(app) as alice, local_client(app) as bob:
+        gid = alice.post("/api/games", json={"variant": "klondike", "seed": 7}).json()["id"]
+        assert alice.get(f"/api/games/{gid}/explain", params={"move": "1>2"}).status_code == 200
+        assert bob.get(f"/api/games/{gid}/explain", params={"move": "1>2"}).status_code == 404
+
+
+MESSAGES = Path(kabale.__file__).parent / "server" / "static" / "js" / "messages"
+_ENTRY = re.compile(r'"((?:reason|pile)\.[\w.]+)":\s*"((?:[^"\\]|\\.)*)"')
+
+
+def params_of(key: str) -> set[str]:
+    """The parameters a refusal of ``key`` carries: the names in its English words."""
+    return {"rank" if name == "rank_name" else name
+            for name in re.findall(r"\{(\w+)\}", REASONS[key])}
+
+
+def page_names(params: set[str]) -> set[str]:
+    """The names the page's words of a refusal may use (reasons.js, reasonWords): the
+    parameters, and what it makes of them."""
+    made = set(params)
+    if {"rank", "colour"} <= params:
+        made.add("needs")
+    if {"rank", "card"} <= params:
+        made.add("prev")
+    made |= {f"{name}_name" for name in ("foundation", "target") if name in params}
+    if "up" in params:
+        made.add("n")
+    return made
+
+
+@pytest.mark.parametrize("lang", ["en", "da", "nb"])
+def test_the_page_has_words_for_every_refusal_in_every_language(lang: str) -> None:
+    """Every reason key core/refusal.py can give has the page's words (``reason.<key>``, or
+    its plural forms) in each language, using only the names the page fills in."""
+    table = dict(_ENTRY.findall((MESSAGES / f"{lang}.js").read_text(encoding="utf-8")))
+    assert "pile.foundation_n" in table
+    missing = []
+    for key in REASONS:
+        forms = [table[k] for k in (f"reason.{key}", f"reason.{key}.one",
+                                    f"reason.{key}.other") if k in table]
+        if not forms:
+            missing.append(key)
+            continue
+        for words in forms:
+            used = set(re.findall(r"\{(\w+)\}", words))
+            assert used <= page_names(params_of(key)), (lang, key, used)
+    assert not missing, f"no words in {lang}.js for reason key(s) {missing}"
