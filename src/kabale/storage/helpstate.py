@@ -11,10 +11,10 @@ Three things, of schema 5 (storage.migrate):
   reads it with the game's owner (:func:`owner_help`, the read it makes anyway), so a move
   costs no more round trips when nothing is to be cancelled.
 - ``help_marks``: cancellations, one row each: whose (``who``), which game, the position
-  left (``left``: the game's help at other positions than ``position``, or at every one
-  when it is null), ``started`` (a new game ``game``: the help for the player's other
+  kept (``left``: the game's help at other positions than ``pos``, or at every one when it
+  is null), ``started`` (a new game ``game``: the help for the player's other
   games), ``gone`` (the player deleted their data: all of it), why, which process wrote it
-  (``origin``) and when (``at``). A process that runs jobs reads the marks of their players
+  (``origin``) and when (``stamp``). A process that runs jobs reads the marks of their players
   made since the jobs were asked; marks older than ``MARKS_KEPT`` seconds are deleted.
 - ``help_reviews``: each review of a finished game, by game id: its player, state
   (``running``, ``done``, ``failed``), progress, the result (JSON) once done, the error and
@@ -61,7 +61,7 @@ class Mark:
     scope: str
     why: str
     origin: str
-    at: float
+    stamp: float
 
 
 def who_of(secret: bytes, player: str) -> str:
@@ -104,7 +104,7 @@ def add_mark(store: GameStore, mark: Mark) -> None:
         conn.execute("INSERT INTO help_marks (who, game, pos, scope, why, origin, stamp)"
                      " VALUES (?, ?, ?, ?, ?, ?, ?)",
                      (mark.who, mark.game, mark.position, mark.scope, mark.why[:200],
-                      mark.origin, mark.at))
+                      mark.origin, mark.stamp))
 
 
 def marks_since(store: GameStore, whos: Sequence[str], since: float,
