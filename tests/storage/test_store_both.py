@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import kabale
+from kabale.storage import helpstate
 from kabale.storage.db import (
     SCHEMA_VERSION,
     GameNotFoundError,
@@ -17,7 +18,6 @@ from kabale.storage.db import (
     NewerSchemaError,
     StaleGameError,
 )
-from kabale.storage import helpstate
 from kabale.storage.limits import bucket_name, forget_full, take
 from kabale.storage.players import (
     TransferCodeError,
