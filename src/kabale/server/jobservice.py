@@ -159,9 +159,8 @@ class Job:
     #: applies to the owners that asked before it (server.helpshare)
     since: dict[Owner, float] = field(default_factory=dict)
 
-    def wall_deadline(self) -> float:
-        """The deadline as a time stamp (``time.time()``'s clock)."""
-        return time.time() + self.deadline - time.monotonic()
+    #: the deadline as a time stamp (``time.time()``'s clock), for other processes
+    until: float = 0.0
 
 
 class Control(Protocol):
@@ -381,7 +380,7 @@ class JobService:
             if owner not in job.since:
                 job.since[owner] = time.time()
                 if self.control is not None:
-                    self.control.asked(owner, job.wall_deadline())
+                    self.control.asked(owner, job.until)
         return job
 
     async def wait(self, job: Job, owner: Owner | None) -> Any:
@@ -434,7 +433,7 @@ class JobService:
                             "waiting for it); ask again in a moment")
         job = Job(secrets.token_hex(8), kind, fn, args, seconds, PRIORITY.get(kind, 0),
                   lane, key, affinity, background=owner is None,
-                  deadline=time.monotonic() + seconds)
+                  deadline=time.monotonic() + seconds, until=time.time() + seconds)
         self._jobs[job.id] = job
         if key is not None:
             self._shared[key] = job
@@ -480,7 +479,7 @@ class JobService:
         if self.control is not None and not any(
                 o.player == owner.player and o.game_id == owner.game_id
                 for other in self._jobs.values() for o in other.owners):
-            self.control.released(owner, job.wall_deadline())
+            self.control.released(owner, job.until)
 
     def _disown(self, job: Job, owner: Owner, why: str) -> None:
         found = job.owners.pop(owner, None)
