@@ -8,6 +8,7 @@ PostgreSQL."""
 
 from __future__ import annotations
 
+import asyncio
 import http.client
 import json
 import os
@@ -372,3 +373,29 @@ def test_two_server_processes_share_the_help(kind: str, tmp_path: Path,
         for proc in (proc_a, proc_b):
             os.killpg(proc.pid, 15)
             proc.wait(timeout=30)
+
+
+def test_a_review_polled_through_another_process_keeps_going_and_one_nobody_polls_stops(
+        two: tuple[Starlette, Starlette], gates: Path) -> None:
+    """The review's lease counts from the last poll through any process: polled only
+    through the second one, the review run by the first goes on past the lease; left
+    unpolled, it is cancelled, and its row says so to both."""
+    from kabale.server.review_api import Reviews
+
+    one, other = two
+    one.state.reviews = Reviews(lease=1.0, control=one.state.help_control)
+    with served(one) as one_client, served(other) as other_client:
+        a = Browser(one_client)
+        gid = finished(a, seed=7)
+        b = a.to(other_client)
+        assert a.post(f"/api/games/{gid}/analysis").status_code == 202
+        wait_for(one_client, lambda: len(gatedhelp.started(gates, "review")) == 1, "running")
+        pid = gatedhelp.started(gates, "review")[0][0]
+        for _ in range(12):  # three leases, polled through the second process only
+            assert b.get(f"/api/games/{gid}/analysis").json()["state"] == "running"
+            one_client.portal.call(asyncio.sleep, 0.25)  # type: ignore[union-attr]
+        assert not gone(pid) and in_flight(one) == 1
+        wait_for(one_client, lambda: gone(pid) and in_flight(one) == 0, "unpolled: stopped")
+        for client in (a, b):
+            body = client.get(f"/api/games/{gid}/analysis").json()
+            assert body["state"] == "failed" and body["code"] == "cancelled", body
