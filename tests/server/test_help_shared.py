@@ -399,3 +399,20 @@ def test_a_review_polled_through_another_process_keeps_going_and_one_nobody_poll
         for client in (a, b):
             body = client.get(f"/api/games/{gid}/analysis").json()
             assert body["state"] == "failed" and body["code"] == "cancelled", body
+
+
+def test_shared_review_rows_that_cannot_be_read_answer_503_not_a_crash(
+        two: tuple[Starlette, Starlette], monkeypatch: pytest.MonkeyPatch) -> None:
+    from kabale.storage.db import StorageError
+
+    def broken(*args: Any) -> None:
+        raise StorageError("the game database cannot be used: disk I/O error")
+
+    one, _ = two
+    with served(one) as one_client:
+        a = Browser(one_client)
+        gid = finished(a, seed=7)
+        monkeypatch.setattr(helpstate, "read_review", broken)
+        for method in ("GET", "POST"):
+            res = a._call(method, f"/api/games/{gid}/analysis")
+            assert res.status_code == 503 and "disk I/O error" in res.json()["error"]

@@ -47,6 +47,7 @@ from kabale.server.advice_api import _over, _playing, _think
 from kabale.server.handling import ApiError, game_error, read_json, service
 from kabale.server.helpshare import PROGRESS_SECONDS, HelpControl
 from kabale.server.jobs_api import help_control, player_key, refusal
+from kabale.storage.db import StorageError
 
 #: finished reviews kept (their results, by game id)
 KEPT = 64
@@ -292,11 +293,14 @@ async def analysis(request: Request) -> Response:
         await read_json(request)
     entry = _over(request)
     jobs = reviews(request)
-    if request.method == "POST":
-        started = await jobs.start(entry.id, entry.game, request.app.state.advisor,
-                                   player_key(request))
-        return JSONResponse({"id": entry.id, **started}, status_code=202)
-    found = await jobs.poll(entry.id)
+    try:
+        if request.method == "POST":
+            started = await jobs.start(entry.id, entry.game, request.app.state.advisor,
+                                       player_key(request))
+            return JSONResponse({"id": entry.id, **started}, status_code=202)
+        found = await jobs.poll(entry.id)
+    except StorageError as exc:  # the shared review rows cannot be read or written
+        raise ApiError(503, str(exc)) from None
     body = found if found is not None else {
         "state": "none", "done": 0, "total": entry.game.moves_made + 1, "review": None,
         "error": None, "code": None}
