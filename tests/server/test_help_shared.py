@@ -416,3 +416,25 @@ def test_shared_review_rows_that_cannot_be_read_answer_503_not_a_crash(
         for method in ("GET", "POST"):
             res = a._call(method, f"/api/games/{gid}/analysis")
             assert res.status_code == 503 and "disk I/O error" in res.json()["error"]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_kabale_serve_shares_the_help_only_with_several_web_workers(
+        workers: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One web worker on a SQLite file is the file's only process (its lock): it shares
+    nothing, and pays nothing for it; several share the help's control."""
+    from dataclasses import asdict
+
+    from kabale.server.serve import _HANDOVER, Settings, worker_app
+
+    config = Settings(db=str(tmp_path / "site.db"), workers=workers,
+                      allowed_hosts=["127.0.0.1"])
+    monkeypatch.setenv(_HANDOVER, json.dumps(asdict(config)))
+    app = worker_app()
+    try:
+        assert (app.state.help_control is not None) == (workers > 1)
+        if workers > 1:
+            assert app.state.advisor.jobs.control is app.state.help_control
+    finally:
+        if app.state.advisor is not None:
+            app.state.advisor.close()
