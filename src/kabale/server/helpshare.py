@@ -102,7 +102,10 @@ class HelpControl:
             except StorageError as exc:
                 log.warning("help control: %s", exc)
 
-        future = asyncio.get_running_loop().run_in_executor(self._thread, guarded)
+        try:
+            future = asyncio.get_running_loop().run_in_executor(self._thread, guarded)
+        except RuntimeError:  # the control was closed (the server is stopping)
+            return
         self._tasks.add(future)
         future.add_done_callback(self._tasks.discard)
 
