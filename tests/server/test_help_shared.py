@@ -438,3 +438,19 @@ def test_kabale_serve_shares_the_help_only_with_several_web_workers(
     finally:
         if app.state.advisor is not None:
             app.state.advisor.close()
+
+
+def test_a_new_game_through_another_process_stops_the_help_of_the_others(
+        two: tuple[Starlette, Starlette], gates: Path) -> None:
+    one, other = two
+    with served(one) as one_client, served(other) as other_client, \
+            ThreadPoolExecutor(2) as pool:
+        a = Browser(one_client)
+        game = a.post("/api/games", json={"variant": "klondike", "seed": 9}).json()
+        mine = pool.submit(a.post, f"/api/games/{game['id']}/hint")
+        wait_for(one_client, lambda: len(gatedhelp.started(gates, "hint")) == 1, "my hint")
+        pid = gatedhelp.started(gates, "hint")[0][0]
+        fresh = a.to(other_client).post("/api/games", json={"variant": "klondike"})
+        assert fresh.status_code == 201
+        assert mine.result(timeout=60).json()["code"] == "cancelled"
+        wait_for(one_client, lambda: gone(pid) and in_flight(one) == 0, "stopped")
