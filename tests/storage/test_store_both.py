@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import kabale
+from kabale.storage import helpstate
 from kabale.storage.db import (
     SCHEMA_VERSION,
     GameNotFoundError,
@@ -305,8 +306,88 @@ def test_a_schema_3_database_is_upgraded_to_4_with_its_games(opener: Opener,
     with again._reading() as conn:
         version = (conn.execute("PRAGMA user_version") if type(again) is GameStore
                    else conn.execute("SELECT version FROM kabale_schema")).fetchone()[0]
-    assert version == SCHEMA_VERSION == 4
+    assert version == SCHEMA_VERSION == 5
     if type(again) is not GameStore:  # no disk flush for a bucket: a crash only refills them
         with again._reading() as conn:
             assert conn.execute("SELECT relpersistence FROM pg_class WHERE"
                                 " relname='rate_limits'").fetchone()[0] == "u"
+
+
+def test_a_schema_4_database_is_upgraded_to_5_with_its_games_and_limits(
+        opener: Opener, tmp_path: Path) -> None:
+    """A database as kabale of schema 4 left it (no help control) is upgraded on opening:
+    its games and rate-limit buckets are kept, and the help control works on it."""
+    store = opener()
+    store.add("g", kabale.Game.new("klondike", seed=3), player="p-a")
+    assert take(store, [("b", 1)], 10.0) == 0.0
+    if type(store) is GameStore:
+        import sqlite3
+
+        store.close()
+        with sqlite3.connect(tmp_path / "k.db") as conn:
+            for table in ("help_marks", "help_reviews"):
+                conn.execute(f"DROP TABLE {table}")
+            conn.execute("ALTER TABLE games DROP COLUMN help_until")
+            conn.execute("PRAGMA user_version=4")
+    else:
+        with store._tx() as conn:
+            for table in ("help_marks", "help_reviews"):
+                conn.execute(f"DROP TABLE {table}")
+            conn.execute("ALTER TABLE games DROP COLUMN help_until")
+            conn.execute("UPDATE kabale_schema SET version=4")
+    again = opener()
+    assert again.load("g", player="p-a").game.deal_id == "klondike#3"
+    assert take(again, [("b", 1)], 10.0) == pytest.approx(60.0)  # the bucket was kept
+    assert helpstate.owner_help(again, "g") == ("p-a", 0, 0.0)
+    with again._reading() as conn:
+        version = (conn.execute("PRAGMA user_version") if type(again) is GameStore
+                   else conn.execute("SELECT version FROM kabale_schema")).fetchone()[0]
+    assert version == SCHEMA_VERSION == 5
+
+
+def test_the_help_control_is_shared_by_every_process(opener: Opener) -> None:
+    """What one process writes of the help (a game's help in flight, a cancellation, a
+    review's progress and result) another one reads; a review is claimed once."""
+    one, two = opener(), opener()
+    one.add("g", kabale.Game.new("klondike", seed=3), player="p-a")
+    who = helpstate.who_of(b"k" * 32, "p-a")
+    assert who != helpstate.who_of(b"j" * 32, "p-a") and "p-a" not in who
+    helpstate.help_asked(one, "g", 130.0)
+    helpstate.help_asked(one, "g", 120.0)  # an earlier deadline changes nothing
+    assert helpstate.owner_help(two, "g") == ("p-a", 0, 130.0)
+    helpstate.help_over(two, "g", 120.0)  # a later deadline was written since: kept
+    assert helpstate.owner_help(one, "g") == ("p-a", 0, 130.0)
+    helpstate.help_over(two, "g", 130.0)
+    assert helpstate.owner_help(one, "g") == ("p-a", 0, 0.0)
+    assert one.owner("g") == ("p-a", 0)  # the revision is not raised
+    mark = helpstate.Mark(who, "g", helpstate.position_digest("1>2"), "left", "moved",
+                          "proc-two", 100.0)
+    helpstate.add_mark(two, mark)
+    helpstate.add_mark(two, helpstate.Mark(who, "", None, "gone", "deleted", "proc-one", 101.0))
+    assert helpstate.marks_since(one, [who], 100.0, "proc-one") == [mark]
+    assert helpstate.marks_since(one, [who], 100.5, "proc-one") == []
+    assert helpstate.marks_since(one, ["someone"], 0.0) == []
+    # a review: claimed once, its progress and result read by the other process
+    assert helpstate.claim_review(one, "g", who, 5, until=1e12)
+    assert not helpstate.claim_review(two, "g", who, 5, until=1e12)
+    assert helpstate.running_reviews(two, who) == ["g"]
+    helpstate.review_progress(one, "g", 2, 5)
+    assert helpstate.read_review(two, "g", now=200.0) == {
+        "state": "running", "done": 2, "total": 5, "review": None, "error": None,
+        "code": None}
+    assert helpstate.review_asked(one, "g") >= 200.0
+    helpstate.review_ended(one, "g", {"accuracy": 0.5})
+    assert helpstate.read_review(two, "g")["review"] == {"accuracy": 0.5}
+    assert not helpstate.claim_review(two, "g", who, 5, until=1e12)  # done: kept
+    helpstate.review_ended(one, "g", error="late", code="cancelled")  # done stays done
+    assert helpstate.read_review(two, "g")["state"] == "done"
+    # a failed one is claimed afresh; one whose process stopped reads as lost
+    helpstate.claim_review(one, "h", who, 3, until=1e12)
+    helpstate.review_ended(one, "h", error="stopped", code="cancelled")
+    assert helpstate.read_review(two, "h")["code"] == "cancelled"
+    assert helpstate.claim_review(two, "h", who, 3, until=50.0, now=40.0)
+    assert helpstate.read_review(one, "h", now=60.0)["code"] == "worker_lost"
+    assert helpstate.claim_review(one, "h", who, 3, until=1e12)
+    assert helpstate.forget_reviews(two, who) == 2
+    assert helpstate.read_review(one, "g") is None
+    assert helpstate.forget_old(one, now=100.0 + helpstate.MARKS_KEPT + 0.5) == 1

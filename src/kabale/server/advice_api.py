@@ -44,7 +44,7 @@ from kabale.server.handling import (
     read_json,
     service,
 )
-from kabale.server.jobs_api import player_key, refusal
+from kabale.server.jobs_api import left_everywhere, player_key, refusal
 from kabale.server.moved import game_facts, line_facts
 from kabale.storage.db import GameStore, StorageError
 from kabale.storage.secret import daily_played, daily_was_shown
@@ -232,8 +232,8 @@ async def bot(request: Request) -> Response:
     except Exception as exc:
         raise game_error(exc) from None
     # the bot's move leaves the position as the player's would (server.jobs_api.leaving)
-    advisor.jobs.left(player_key(request), entry.id,
-                      position_key(entry.game) if entry.status == "playing" else None)
+    await left_everywhere(request, entry.id,
+                          position_key(entry.game) if entry.status == "playing" else None)
     return answer(request, entry, played, bot={"move": played})
 
 

@@ -243,7 +243,9 @@ def fetching(endpoint: Callable[[Request], Awaitable[Response]],
     async def route(request: Request) -> Response:
         try:
             # another player's game is answered as an unknown one: 404
-            await service(request).fetch(request.path_params["game_id"], player_of(request))
+            entry = await service(request).fetch(request.path_params["game_id"],
+                                                 player_of(request))
+            request.state.help_until = entry.help_until
         except Exception as exc:
             raise game_error(exc) from None
         return await endpoint(request)
@@ -339,7 +341,7 @@ def _changes(endpoint: Callable[[Request], Awaitable[Response]], new: bool = Fal
 def create_app(db_path: str, effort: EffortSetting = "quick",
                search_seconds: float = SEARCH_SECONDS, site: Site | None = None,
                advice_workers: int = 2, engine: str | None = None,
-               scheduler: str | None = None) -> Starlette:
+               scheduler: str | None = None, shared_help: bool = False) -> Starlette:
     """The web game over the SQLite database at ``db_path`` (created if missing; or a
     postgresql:// URL, storage.pg); with
     ``site`` a hosted server of many players (server.site), else `kabale play`'s one; the
@@ -348,7 +350,9 @@ def create_app(db_path: str, effort: EffortSetting = "quick",
     kabale built without the solver's kernels, ``app.state.advisor`` is None and the help
     answers 503 with code "no_solver". The help runs as jobs on ``engine`` ("local" worker
     processes, or "dask" at the ``scheduler`` address; by default from
-    ``KABALE_ADVICE_ENGINE`` and ``KABALE_ADVICE_SCHEDULER``, else local)."""
+    ``KABALE_ADVICE_ENGINE`` and ``KABALE_ADVICE_SCHEDULER``, else local). With
+    ``shared_help`` (other web processes serve the same database) the help is stopped and
+    the reviews are read across them (server.helpshare)."""
     game = "/api/games/{game_id:str}"
     routes = [
         Route("/", index),
@@ -402,6 +406,8 @@ def create_app(db_path: str, effort: EffortSetting = "quick",
             app.state.reviews.close()  # the reviews in progress say so; their jobs stop next
         if advisor is not None:
             await advisor.aclose()  # `kabale play` runs without a lifespan: closes it itself
+        if app.state.help_control is not None:
+            app.state.help_control.close()
 
     app = Starlette(
         routes=routes,
@@ -416,6 +422,12 @@ def create_app(db_path: str, effort: EffortSetting = "quick",
     app.state.site = site
     store = open_store(db_path)
     app.state.games = GameService(store)
+    app.state.help_control = None
+    if shared_help and advisor is not None:
+        from kabale.server.helpshare import HelpControl
+
+        app.state.help_control = HelpControl(store)
+        app.state.help_control.attach(advisor.jobs)
     # Made on the first start and kept in the database (storage.secret): the daily deals.
     # A database that cannot be written now is tried again by the first daily request.
     try:

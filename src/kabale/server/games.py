@@ -30,6 +30,7 @@ from kabale.storage.db import (
     StaleGameError,
     StoredGame,
 )
+from kabale.storage.helpstate import owner_help
 from kabale.storage.secret import daily_played, daily_was_shown, mark_daily_shown
 
 #: Idle gaps longer than this count only this long towards a game's elapsed time (seconds).
@@ -63,6 +64,9 @@ class Entry:
     info: dict[str, Any] = field(default_factory=dict)
     player: str = LOCAL_PLAYER
     rev: int = 0
+    #: until when help may be in flight for the game, by any server process of the
+    #: database (storage.helpstate), as the last read of its owner said (0: none)
+    help_until: float = 0.0
 
     @classmethod
     def of(cls, stored: StoredGame) -> Entry:
@@ -223,8 +227,8 @@ class GameService:
         copies of a game ever take moves."""
         # A round trip to another machine is made off the event loop; SQLite's read of one
         # indexed row costs less than the hop to a thread.
-        owner = (await run_in_threadpool(self.store.owner, game_id) if self.store.remote
-                 else self.store.owner(game_id))
+        owner = (await run_in_threadpool(owner_help, self.store, game_id)
+                 if self.store.remote else owner_help(self.store, game_id))
         if owner is None or owner[0] != player:
             raise GameNotFoundError(f"no game with id {quoted(game_id)}")
         cached = self._cache.get(game_id)
@@ -241,7 +245,9 @@ class GameService:
             stored = await asyncio.shield(pending)
             if game_id not in self._cache:  # the first of the requests that shared the load
                 self._remember(Entry.of(stored))
-        return self.get(game_id)
+        entry = self.get(game_id)
+        entry.help_until = owner[2]
+        return entry
 
     def _open(self, game_id: str) -> Entry:
         entry = self.get(game_id)

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import hmac
 import json
+import time
 from collections.abc import Awaitable, Callable
 
 from starlette.requests import Request
@@ -22,6 +23,7 @@ from starlette.types import Message
 from kabale.core.errors import KabaleError
 from kabale.server.advice import Advisor, position_key
 from kabale.server.handling import ApiError, game_error, player_of, read_json, service
+from kabale.server.helpshare import HelpControl
 from kabale.server.jobs import BusyError, JobLostError, JobTimeoutError
 from kabale.server.jobservice import RETRY_AFTER, JobCancelledError, TooManyJobsError
 
@@ -56,6 +58,30 @@ def refusal(exc: KabaleError) -> ApiError:
 def _advisor(request: Request) -> Advisor | None:
     advisor: Advisor | None = request.app.state.advisor
     return advisor
+
+
+def help_control(request: Request) -> HelpControl | None:
+    """The app's share of the help control with the other web processes of its database
+    (server.helpshare), or None when it is the only one."""
+    control: HelpControl | None = getattr(request.app.state, "help_control", None)
+    return control
+
+
+async def left_everywhere(request: Request, game_id: str, position: str | None,
+                          why: str = "the position changed", always: bool = False) -> int:
+    """The request's player left ``game_id``'s position for ``position`` (None: every
+    position): their jobs of its other positions are cancelled here (how many is
+    answered), and in every other web process of the database through a mark
+    (server.helpshare), when the game has help in flight by its last read (``help_until``,
+    server.games.Entry) or ``always``."""
+    advisor = _advisor(request)
+    player = player_key(request)
+    stopped = 0 if advisor is None else advisor.jobs.left(player, game_id, position, why)
+    control = help_control(request)
+    if control is not None and (always or getattr(request.state, "help_until", 0.0)
+                                > time.time()):
+        await control.mark(player, "left", game_id, position, why)
+    return stopped
 
 
 #: what a request whose client went is answered (nobody reads it; nginx's code for it)
@@ -107,12 +133,11 @@ def leaving(endpoint: Endpoint) -> Endpoint:
 
     async def route(request: Request) -> Response:
         response = await endpoint(request)
-        advisor = _advisor(request)
-        if advisor is not None and response.status_code < 400:
+        if response.status_code < 400:
             game_id = request.path_params["game_id"]
             entry = service(request).get(game_id)
             position = position_key(entry.game) if entry.status == "playing" else None
-            advisor.jobs.left(player_key(request), game_id, position)
+            await left_everywhere(request, game_id, position)
         return response
 
     route.__name__ = route.__qualname__ = endpoint.__name__
@@ -130,6 +155,10 @@ def starting(endpoint: Endpoint) -> Endpoint:
         if advisor is not None and response.status_code == 201:
             game_id = json.loads(bytes(response.body)).get("id", "")
             advisor.jobs.started(player_key(request), game_id)
+            control = help_control(request)
+            if control is not None:
+                await control.mark(player_key(request), "started", game_id,
+                                   why="a new game was started")
         return response
 
     route.__name__ = route.__qualname__ = endpoint.__name__
@@ -140,16 +169,16 @@ def starting(endpoint: Endpoint) -> Endpoint:
 async def cancel_help(request: Request) -> Response:
     """``DELETE /api/games/{id}/help``: cancel the player's help for this game (the page's
     cancel on its hint button); the requests waiting for it answer 409 "cancelled".
-    Answers how many jobs were stopped (0 when none was in flight)."""
+    Answers how many jobs this process stopped (0 when none was in flight here); those of
+    the other web processes of the database stop within a second (server.helpshare)."""
     await read_json(request)
     game_id = request.path_params["game_id"]
     try:
         service(request).get(game_id)
     except Exception as exc:
         raise game_error(exc) from None
-    advisor = _advisor(request)
-    stopped = 0 if advisor is None else advisor.jobs.left(
-        player_key(request), game_id, None, "the player cancelled it")
+    stopped = await left_everywhere(request, game_id, None, "the player cancelled it",
+                                    always=True)
     return JSONResponse({"id": game_id, "cancelled": stopped})
 
 

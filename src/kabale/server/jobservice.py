@@ -39,7 +39,10 @@ Fairness and limits, the same on both engines (this module, not the engine):
   within its deadline, then answered :class:`~kabale.server.jobs.JobLostError`; every
   other job carries on;
 - a player who deletes their data (:meth:`JobService.gone`) stops owning every job, and
-  those nobody else owns are cancelled.
+  those nobody else owns are cancelled;
+- with a :class:`Control` (server.helpshare: several web processes on one database), each
+  owner asked and released is told to it, and it cancels here what another process was
+  asked to cancel (:meth:`JobService.owned`, :meth:`JobService.drop`).
 
 A job may report its progress (a review's positions): its function is called with a
 ``progress(done, total)`` keyword argument, whose calls reach the job's ``progress`` in the
@@ -152,6 +155,22 @@ class Job:
     progress: Progress | None = None
     #: when each owner first asked (monotonic): what ``jobs_of`` tells them of the job
     asked: dict[Owner, float] = field(default_factory=dict)
+    #: when each owner first asked (a time stamp): a cancellation made by another process
+    #: applies to the owners that asked before it (server.helpshare)
+    since: dict[Owner, float] = field(default_factory=dict)
+
+    #: the deadline as a time stamp (``time.time()``'s clock), for other processes
+    until: float = 0.0
+
+
+class Control(Protocol):
+    """What a job service tells the processes it shares its players with
+    (server.helpshare.HelpControl): an owner asked for a job (until its deadline, a time
+    stamp), and the last job of an owner's game in this service was let go."""
+
+    def asked(self, owner: Owner, until: float) -> None: ...
+
+    def released(self, owner: Owner, until: float) -> None: ...
 
 
 class Backend(Protocol):
@@ -328,6 +347,8 @@ class JobService:
         self._jobs: dict[str, Job] = {}
         self._shared: dict[Hashable, Job] = {}
         self.done = 0
+        #: told of the owners asking and leaving (several processes on one database)
+        self.control: Control | None = None
 
     # ------------------------------------------------------------------ asking
 
@@ -356,6 +377,10 @@ class JobService:
         if owner is not None:
             job.owners[owner] = job.owners.get(owner, 0) + 1
             job.asked.setdefault(owner, time.monotonic())
+            if owner not in job.since:
+                job.since[owner] = time.time()
+                if self.control is not None:
+                    self.control.asked(owner, job.until)
         return job
 
     async def wait(self, job: Job, owner: Owner | None) -> Any:
@@ -389,6 +414,7 @@ class JobService:
             else:
                 del job.owners[owner]
                 job.asked.pop(owner, None)
+                self._let_go(job, owner)
 
     def _start(self, kind: str, fn: Callable[..., Any], args: tuple[Any, ...],
                seconds: float, owner: Owner | None, key: Hashable | None,
@@ -407,7 +433,7 @@ class JobService:
                             "waiting for it); ask again in a moment")
         job = Job(secrets.token_hex(8), kind, fn, args, seconds, PRIORITY.get(kind, 0),
                   lane, key, affinity, background=owner is None,
-                  deadline=time.monotonic() + seconds)
+                  deadline=time.monotonic() + seconds, until=time.time() + seconds)
         self._jobs[job.id] = job
         if key is not None:
             self._shared[key] = job
@@ -446,9 +472,20 @@ class JobService:
 
     # ------------------------------------------------------------------ leaving
 
+    def _let_go(self, job: Job, owner: Owner) -> None:
+        """``owner`` no longer owns ``job``: the control is told when no job here is
+        owned for the owner's game any more."""
+        job.since.pop(owner, None)
+        if self.control is not None and not any(
+                o.player == owner.player and o.game_id == owner.game_id
+                for other in self._jobs.values() for o in other.owners):
+            self.control.released(owner, job.until)
+
     def _disown(self, job: Job, owner: Owner, why: str) -> None:
-        job.owners.pop(owner, None)
+        found = job.owners.pop(owner, None)
         job.asked.pop(owner, None)
+        if found is not None:
+            self._let_go(job, owner)
         if not job.owners and not job.background and job.task is not None \
                 and not job.task.done():
             job.cancelled = why
@@ -461,14 +498,14 @@ class JobService:
         """The player left ``game_id``'s position for ``position`` (None: left the game):
         they stop owning the jobs of its other positions; those nobody owns any more are
         cancelled. Returns how many jobs were cancelled."""
-        return self._drop(lambda job, owner: owner.player == player
+        return self.drop(lambda job, owner: owner.player == player
                           and owner.game_id == game_id and owner.position != position, why)
 
     def started(self, player: str, game_id: str) -> int:
         """The player started ``game_id``: the help for their games in play (hints,
         chances, bot moves) and the reviews of their other games are cancelled. Returns how
         many jobs were cancelled."""
-        return self._drop(lambda job, owner: (job.lane == "play" or job.kind == "review")
+        return self.drop(lambda job, owner: (job.lane == "play" or job.kind == "review")
                           and owner.player == player and owner.game_id != game_id,
                           "a new game was started")
 
@@ -476,14 +513,18 @@ class JobService:
         """The player is gone (deleted everything of theirs): they stop owning every job,
         and those nobody else owns are cancelled, their CPU freed. Returns how many jobs
         were cancelled."""
-        return self._drop(lambda job, owner: owner.player == player, why)
+        return self.drop(lambda job, owner: owner.player == player, why)
 
-    def _drop(self, which: Callable[[Job, Owner], bool], why: str) -> int:
+    def owned(self) -> list[tuple[Job, Owner]]:
+        """Every (job, owner) pair in flight."""
+        return [(job, owner) for job in self._jobs.values() for owner in job.owners]
+
+    def drop(self, which: Callable[[Job, Owner], bool], why: str) -> int:
         """Disown every (job, owner) pair ``which`` picks; the number of jobs cancelled."""
         cancelled = 0
         for job in list(self._jobs.values()):
             before = job.cancelled
-            for owner in [o for o in job.owners if which(job, o)]:
+            for owner in [o for o in list(job.owners) if which(job, o)]:
                 self._disown(job, owner, why)
             cancelled += bool(job.cancelled) and not before
         return cancelled

@@ -119,15 +119,21 @@ async def redeem(request: Request) -> Response:
                         headers={name.decode(): value.decode("latin-1")})
 
 
-def stop_help(request: Request, player: str) -> None:
+async def stop_help(request: Request, player: str) -> None:
     """Cancel every job of ``player`` (server.jobservice.JobService.gone) and forget their
-    reviews (server.review_api.Reviews.forget), in this web process."""
+    reviews (server.review_api.Reviews.forget), in this web process, and with other web
+    processes on the database, in theirs too (a mark, and their review rows deleted:
+    server.helpshare)."""
     advisor = getattr(request.app.state, "advisor", None)
     if advisor is not None:
         advisor.jobs.gone(player)
     reviews = getattr(request.app.state, "reviews", None)
     if reviews is not None:
         reviews.forget(player)
+    control = getattr(request.app.state, "help_control", None)
+    if control is not None:
+        await control.mark(player, "gone", why="the player deleted their data")
+        await control.forget_reviews(player)
 
 
 async def delete(request: Request) -> Response:
@@ -142,7 +148,7 @@ async def delete(request: Request) -> Response:
     player = player_of(request)
     removed = {"games": 0}
     if player:
-        stop_help(request, player)
+        await stop_help(request, player)
         try:
             removed = await run_in_threadpool(delete_player, service(request).store, player)
         except StorageError as exc:

@@ -20,6 +20,11 @@ starts a new game, cancels the game's help (``DELETE /api/games/{id}/help``), st
 about it for ``LEASE`` seconds (the page asks twice a second while it shows the review), or
 deletes their data. The seed comes from what the player has seen (advice.position_seed), the
 effort from the server's advisor, so asking twice gives the same review.
+
+With several web processes on one database (server.helpshare), each review also has a row
+there, claimed by the process that runs it: its progress, result or failure is written as
+it comes, so that a poll or a second ``POST`` answered by any process reads it (and keeps it
+going); asking for a review cancels the player's review of another game in every process.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ import asyncio
 import contextlib
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,10 +42,12 @@ from starlette.responses import JSONResponse, Response
 
 from kabale.core.errors import KabaleError
 from kabale.core.game import Game
-from kabale.server.advice import Advisor
+from kabale.server.advice import CAP_SECONDS, Advisor
 from kabale.server.advice_api import _over, _playing, _think
 from kabale.server.handling import ApiError, game_error, read_json, service
-from kabale.server.jobs_api import player_key, refusal
+from kabale.server.helpshare import PROGRESS_SECONDS, HelpControl
+from kabale.server.jobs_api import help_control, player_key, refusal
+from kabale.storage.db import StorageError
 
 #: finished reviews kept (their results, by game id)
 KEPT = 64
@@ -85,12 +93,16 @@ class Review:
 
 class Reviews:
     """The reviews of one app, by game id: started as jobs of the app's advisor, their
-    progress and results kept here (the web process only keeps them, never computes one)."""
+    progress and results kept here (the web process only keeps them, never computes one),
+    and with a ``control``, in the database for the other web processes."""
 
-    def __init__(self, lease: float = LEASE) -> None:
+    def __init__(self, lease: float = LEASE, control: HelpControl | None = None) -> None:
         self.lease = lease
         self._reviews: OrderedDict[str, Review] = OrderedDict()
         self.closed = False
+        self.control = control
+        if control is not None:
+            control.on_gone.append(self._forget_who)
 
     def get(self, game_id: str) -> Review | None:
         """The review of a game, if one was started; asking keeps one in progress going."""
@@ -99,44 +111,120 @@ class Reviews:
             found.asked = time.monotonic()
         return found
 
-    def start(self, game_id: str, game: Game, advisor: Advisor, player: str) -> Review:
-        """The game's review, started now unless it is already (or done); the player's
-        review of another game still in progress is cancelled. Raises ApiError for a
-        refusal (503 busy, 429 too_many)."""
+    async def poll(self, game_id: str) -> dict[str, object] | None:
+        """What a poll of the game's review answers (Review.to_dict), None when none was
+        started: with a control, the database's row, which any process may have written;
+        asking keeps a review in progress going."""
+        found = self.get(game_id)
+        if self.control is not None:
+            row = await self.control.read_review(game_id)
+            if row is not None:
+                return row
+        return None if found is None else found.to_dict()
+
+    async def start(self, game_id: str, game: Game, advisor: Advisor, player: str
+                    ) -> dict[str, object]:
+        """The game's review (Review.to_dict), started now unless it is already (or done),
+        here or, with a control, by another process; the player's review of another game
+        still in progress is cancelled, in every process. Raises ApiError for a refusal
+        (503 busy, 429 too_many)."""
         found = self.get(game_id)
         if found is not None and found.error is None:
-            return found
+            return found.to_dict()
         if self.closed:
             raise ApiError(503, "the server is stopping", "busy")
+        control = self.control
+        why = "the review of another game was asked for"
+        record = Review(player, total=game.moves_made + 1)
+        if control is not None:
+            row = await control.read_review(game_id)
+            if row is not None and row["state"] in ("running", "done"):
+                return row
+            for other in await control.running_reviews(player):
+                if other != game_id:
+                    await control.mark(player, "left", other, None, why)
+            if not await control.claim_review(game_id, player, record.total,
+                                              time.time() + CAP_SECONDS["review"] + 10):
+                row = await control.read_review(game_id)  # another process was first
+                return row if row is not None else record.to_dict()
         for other, earlier in list(self._reviews.items()):
             if earlier.player == player and earlier.running and other != game_id:
-                advisor.jobs.left(player, other, None, "the review of another game was "
-                                  "asked for")
-        record = Review(player, total=game.moves_made + 1)
+                advisor.jobs.left(player, other, None, why)
         try:
-            job, owner = advisor.start_review(game_id, game, player, record.progress)
+            job, owner = advisor.start_review(game_id, game, player,
+                                              self._progress(game_id, record))
         except KabaleError as exc:
-            raise refusal(exc) from None
+            answer = refusal(exc)
+            if control is not None:
+                control.review_ended(game_id, error=answer.message, code=answer.code)
+            raise answer from None
         self._reviews[game_id] = record
         self._reviews.move_to_end(game_id)
         while len(self._reviews) > KEPT:
             self._reviews.popitem(last=False)
         record.task = asyncio.get_running_loop().create_task(
-            self._drive(record, advisor, job, owner))
-        return record
+            self._drive(game_id, record, advisor, job, owner))
+        return record.to_dict()
 
-    async def _drive(self, record: Review, advisor: Advisor, job: Any, owner: Any) -> None:
+    def _progress(self, game_id: str, record: Review) -> Callable[[int, int], None]:
+        """The job's progress report: kept in ``record``, and written for the other
+        processes at most every PROGRESS_SECONDS."""
+        control = self.control
+        if control is None:
+            return record.progress
+        written = [0.0]
+
+        def progress(done: int, total: int) -> None:
+            record.progress(done, total)
+            now = time.monotonic()
+            if now - written[0] >= PROGRESS_SECONDS:
+                written[0] = now
+                control.review_progress(game_id, done, total)
+
+        return progress
+
+    async def _stale(self, game_id: str, record: Review) -> bool:
+        """Has nobody asked about the review for ``lease`` seconds, through any process?
+        (A poll through another one is read from the database.)"""
+        if self.control is None:
+            return True
+        try:
+            asked = await self.control.review_asked(game_id)
+        except KabaleError:
+            return True
+        age = time.time() - asked
+        if age < self.lease:
+            record.asked = max(record.asked, time.monotonic() - age)
+            return False
+        return True
+
+    async def _drive(self, game_id: str, record: Review, advisor: Advisor, job: Any,
+                     owner: Any) -> None:
         """Wait for the review's job, cancelling it when nobody has asked about it for
-        ``lease`` seconds; keep its outcome."""
+        ``lease`` seconds; keep its outcome (and write it for the other processes)."""
+        try:
+            await self._outcome(game_id, record, advisor, job, owner)
+        finally:
+            if self.control is not None:
+                if record.review is not None:
+                    self.control.review_ended(game_id, record.review)
+                else:
+                    record.fail("the server stopped", "cancelled")
+                    self.control.review_ended(game_id, error=record.error, code=record.code)
+
+    async def _outcome(self, game_id: str, record: Review, advisor: Advisor, job: Any,
+                       owner: Any) -> None:
         waiting = asyncio.ensure_future(advisor.jobs.wait(job, owner))
         stale = False
         try:
             while not waiting.done():
                 left = record.asked + self.lease - time.monotonic()
-                if left <= 0:
+                if left <= 0 and await self._stale(game_id, record):
                     stale = True
                     waiting.cancel()  # its owner stops waiting: the job is cancelled
                     break
+                if left <= 0:
+                    continue
                 await asyncio.wait({waiting}, timeout=left)
             try:
                 found = await waiting
@@ -171,6 +259,15 @@ class Reviews:
                 record.task.cancel()
         return len(gone)
 
+    def _forget_who(self, who: str) -> None:
+        """Drop the reviews of the player another process says deleted their data (named
+        as the shared tables name them: server.helpshare.HelpControl.who)."""
+        control = self.control
+        if control is not None:
+            for player in {r.player for r in self._reviews.values()}:
+                if control.who(player) == who:
+                    self.forget(player)
+
     def close(self) -> None:
         """Stop taking reviews and stop waiting for those in progress (their jobs are
         cancelled with the advisor's)."""
@@ -186,7 +283,7 @@ def reviews(request: Request) -> Reviews:
     """The app's reviews (made on first use)."""
     found: Reviews | None = getattr(request.app.state, "reviews", None)
     if found is None:
-        found = request.app.state.reviews = Reviews()
+        found = request.app.state.reviews = Reviews(control=help_control(request))
     return found
 
 
@@ -196,12 +293,15 @@ async def analysis(request: Request) -> Response:
         await read_json(request)
     entry = _over(request)
     jobs = reviews(request)
-    if request.method == "POST":
-        record = jobs.start(entry.id, entry.game, request.app.state.advisor,
-                            player_key(request))
-        return JSONResponse({"id": entry.id, **record.to_dict()}, status_code=202)
-    found = jobs.get(entry.id)
-    body = found.to_dict() if found is not None else {
+    try:
+        if request.method == "POST":
+            started = await jobs.start(entry.id, entry.game, request.app.state.advisor,
+                                       player_key(request))
+            return JSONResponse({"id": entry.id, **started}, status_code=202)
+        found = await jobs.poll(entry.id)
+    except StorageError as exc:  # the shared review rows cannot be read or written
+        raise ApiError(503, str(exc)) from None
+    body = found if found is not None else {
         "state": "none", "done": 0, "total": entry.game.moves_made + 1, "review": None,
         "error": None, "code": None}
     return JSONResponse({"id": entry.id, **body})

@@ -209,12 +209,16 @@ def site_of(config: Settings) -> Any:
 
 def worker_app() -> Any:
     """The app of one web worker (uvicorn's factory), from the settings the parent left in
-    the environment."""
+    the environment; it shares the help's control with the others when there are several
+    web workers or the database is PostgreSQL (other servers may share it)."""
     from kabale.server.app import create_app
+    from kabale.storage.pg import is_postgres_url
 
     config = Settings(**json.loads(os.environ[_HANDOVER]))
+    # several web processes on one database share the help's control (server.helpshare)
     return create_app(config.db, effort=config.effort,
-                      site=site_of(config), advice_workers=config.advice_workers)
+                      site=site_of(config), advice_workers=config.advice_workers,
+                      shared_help=config.workers > 1 or is_postgres_url(config.db))
 
 
 def describe(config: Settings, port: int) -> list[str]:

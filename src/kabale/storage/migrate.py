@@ -19,6 +19,9 @@ Versions:
    server-wide ``daily_shown`` rows go to the local player).
 4. ``rate_limits``: the rate limits' buckets (storage.limits), shared by every server process
    of the database.
+5. help shared by every server process (storage.helpstate): ``games.help_until`` (until when
+   help may be in flight for a game), ``help_marks`` (the cancellations of help) and
+   ``help_reviews`` (the reviews of finished games: progress, result, failure).
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ __all__ = ["upgrade", "PLAYER_TABLES"]
 
 #: the schema this kabale writes; a file of an older one is upgraded on opening (storage
 #: .migrate), a file of a newer one refused (another kabale made it)
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 #: the player of `kabale play`: one person at one machine, every game theirs
 LOCAL_PLAYER = "local"
 #: the rate limits' table (storage.limits) of schema 4, in the SQL that both SQLite and
@@ -41,6 +44,23 @@ LOCAL_PLAYER = "local"
 LIMITS_TABLE = ("CREATE TABLE IF NOT EXISTS rate_limits (bucket TEXT PRIMARY KEY,"
                 " tat REAL NOT NULL, granted INTEGER NOT NULL, step REAL NOT NULL,"
                 " burst REAL NOT NULL)")
+#: the help control's tables of schema 5 (storage.helpstate), in the SQL that both SQLite
+#: and PostgreSQL accept
+HELP_TABLES = (
+    "CREATE TABLE IF NOT EXISTS help_marks (who TEXT NOT NULL, game TEXT NOT NULL,"
+    " pos TEXT, scope TEXT NOT NULL, why TEXT NOT NULL, origin TEXT NOT NULL,"
+    " stamp REAL NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS help_marks_who ON help_marks (who, stamp)",
+    "CREATE INDEX IF NOT EXISTS help_marks_at ON help_marks (stamp)",
+    "CREATE TABLE IF NOT EXISTS help_reviews (game TEXT PRIMARY KEY, who TEXT NOT NULL,"
+    " state TEXT NOT NULL, done INTEGER NOT NULL, total INTEGER NOT NULL, result TEXT,"
+    " error TEXT, code TEXT, asked REAL NOT NULL, until REAL NOT NULL,"
+    " updated REAL NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS help_reviews_who ON help_reviews (who)",
+)
+#: the games' column of schema 5: until when help may be in flight for the game (a time
+#: stamp; 0 for none), read with the game's owner on every request
+HELP_COLUMN = "help_until REAL NOT NULL DEFAULT 0"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -131,9 +151,17 @@ def _to_4(conn: sqlite3.Connection) -> None:
     conn.execute(LIMITS_TABLE)
 
 
+def _to_5(conn: sqlite3.Connection) -> None:
+    """The help control's column and tables (storage.helpstate), empty: no help in flight."""
+    if "help_until" not in _columns(conn, "games"):
+        conn.execute(f"ALTER TABLE games ADD COLUMN {HELP_COLUMN}")
+    for statement in HELP_TABLES:
+        conn.execute(statement)
+
+
 #: STEPS[v] takes a file of version v (0: new or unversioned) to the next one
 STEPS: dict[int, Callable[[sqlite3.Connection], None]] = {0: _to_2, 1: _to_2, 2: _to_3,
-                                                           3: _to_4}
+                                                           3: _to_4, 4: _to_5}
 
 
 def _version(conn: sqlite3.Connection) -> int:

@@ -27,6 +27,8 @@ from kabale.core.errors import KabaleError
 from kabale.storage.db import GameStore, StorageError
 from kabale.storage.migrate import (
     _SCHEMA,
+    HELP_COLUMN,
+    HELP_TABLES,
     LIMITS_TABLE,
     LOCAL_PLAYER,
     PLAYER_TABLES,
@@ -186,6 +188,11 @@ class PgStore(GameStore):
                                    " value BLOB NOT NULL, created REAL NOT NULL)"))
             conn.execute(pg_schema(LIMITS_TABLE).replace("CREATE TABLE",  # schema 4
                                                          "CREATE UNLOGGED TABLE"))
+            # schema 5: the help control (storage.helpstate); its rows are worth no disk
+            # flush either (a crash forgets cancellations of jobs that died with it)
+            conn.execute(pg_schema(f"ALTER TABLE games ADD COLUMN IF NOT EXISTS {HELP_COLUMN}"))
+            for statement in HELP_TABLES:
+                conn.execute(pg_schema(statement).replace("CREATE TABLE", "CREATE UNLOGGED TABLE"))
             conn.execute("INSERT OR IGNORE INTO players (id, created, seen) VALUES"
                          " (?, extract(epoch from now()), extract(epoch from now()))",
                          (LOCAL_PLAYER,))

@@ -1,0 +1,456 @@
+"""Help control shared by the web processes of one database (server.helpshare): two apps on
+one SQLite file stand for two web workers of `kabale serve --workers 2` (each its own job
+service and worker processes). A review started through one is polled to done through the
+other; a review or a hint started through one is stopped by a cancel, a move or deleting
+the player sent to the other, its worker freed, while another player's job carries on.
+The slow test at the end does the same with real server processes, on SQLite and on
+PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+import http.client
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import gatedhelp
+import pytest
+from local import gone, wait_for
+from starlette.applications import Starlette
+from starlette.testclient import TestClient
+
+from kabale.server import advice
+from kabale.server.app import create_app
+from kabale.server.site import COOKIE, Limits, Site
+from kabale.storage import helpstate
+
+BASE = "http://cards.test"
+MANY = 10**6
+SITE = Site(allowed_hosts=("cards.test", "127.0.0.1"),
+            limits=Limits(games=MANY, moves=MANY, help=MANY, transfer=MANY))
+TOKEN = "operator-token-for-the-tests-0123"
+
+
+@pytest.fixture
+def gates(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The hints and reviews of this test wait for their gate (tests/server/gatedhelp)."""
+    folder = tmp_path / "gates"
+    folder.mkdir()
+    for name, stand_in in gatedhelp.stand_ins(folder).items():
+        monkeypatch.setattr(advice, name, stand_in)
+    return folder
+
+
+@pytest.fixture
+def two(tmp_path: Path) -> Iterator[tuple[Starlette, Starlette]]:
+    """Two web processes' apps on one database, sharing the help's control."""
+    apps = tuple(create_app(str(tmp_path / "site.db"), effort="quick", site=SITE,
+                            shared_help=True) for _ in range(2))
+    for app in apps:
+        app.state.help_control.poll = 0.2
+    yield apps  # type: ignore[misc]
+    for app in apps:
+        if app.state.advisor is not None:
+            app.state.advisor.close()
+
+
+def served(app: Starlette) -> TestClient:
+    """The app's one in-process client (one event loop per app, as in a process)."""
+    return TestClient(app, base_url=BASE, raise_server_exceptions=False,
+                      headers={"Content-Type": "application/json"})
+
+
+class Browser:
+    """One player's browser on a process's client: its cookie sent with each request (the
+    client's own jar left empty, for the client serves several players)."""
+
+    def __init__(self, client: TestClient, token: str | None = None) -> None:
+        self.client, self.token = client, token
+        self.portal = client.portal
+
+    def to(self, client: TestClient) -> Browser:
+        """The same player, through another process."""
+        return Browser(client, self.token)
+
+    def _call(self, method: str, path: str, **kwargs: Any) -> Any:
+        headers = {"Cookie": f"{COOKIE}={self.token}"} if self.token else {}
+        res = self.client.request(method, path, headers=headers, **kwargs)
+        if self.token is None and COOKIE in self.client.cookies:
+            self.token = self.client.cookies[COOKIE]
+        self.client.cookies.clear()
+        return res
+
+    def get(self, path: str) -> Any:
+        return self._call("GET", path)
+
+    def post(self, path: str, json: Any = None) -> Any:
+        return self._call("POST", path, json=json)
+
+    def delete(self, path: str) -> Any:
+        return self._call("DELETE", path)
+
+
+def finished(client: Browser, seed: int, moves: int = 3) -> str:
+    """A Klondike game of ``moves`` moves, given up: ready to be reviewed."""
+    body = client.post("/api/games", json={"variant": "klondike", "seed": seed}).json()
+    for _ in range(moves):
+        body = client.post(f"/api/games/{body['id']}/moves",
+                           json={"move": body["observation"]["legal"][0]}).json()
+    assert client.post(f"/api/games/{body['id']}/resign").status_code == 200
+    gid: str = body["id"]
+    return gid
+
+
+def in_flight(app: Starlette) -> int:
+    """The jobs in flight in ``app``'s job service, every lane."""
+    jobs = app.state.advisor.jobs
+    return sum(jobs.lane_jobs(lane) for lane in jobs.limits)
+
+
+def test_help_is_seen_and_stopped_through_either_process(
+        two: tuple[Starlette, Starlette], gates: Path) -> None:
+    one, other = two
+    with served(one) as one_client, served(other) as other_client, \
+            ThreadPoolExecutor(4) as pool:
+        a, her_a = Browser(one_client), Browser(one_client)
+        hers = her_a.post("/api/games", json={"variant": "klondike", "seed": 21}).json()
+        gid = finished(a, seed=7)
+        b = a.to(other_client)
+        # a review started through the first process is polled through the second
+        assert a.post(f"/api/games/{gid}/analysis").status_code == 202
+        wait_for(one_client, lambda: b.get(f"/api/games/{gid}/analysis").json()["done"] == 1,
+                 "its progress read through the other process")
+        assert b.get(f"/api/games/{gid}/analysis").json()["state"] == "running"
+        again = b.post(f"/api/games/{gid}/analysis")  # the one running, not a second
+        assert again.status_code == 202 and again.json()["state"] == "running"
+        assert in_flight(other) == 0
+        # the page's cancel sent to the second process stops it in the first
+        (pid, _), = gatedhelp.started(gates, "review")
+        assert b.delete(f"/api/games/{gid}/help").status_code == 200
+        wait_for(one_client, lambda: gone(pid) and in_flight(one) == 0, "the review stopped")
+        body = b.get(f"/api/games/{gid}/analysis").json()
+        assert body["state"] == "failed" and body["code"] == "cancelled", body
+        # asked again through the first process, done, read through the second
+        assert a.post(f"/api/games/{gid}/analysis").json()["state"] == "running"
+        wait_for(one_client, lambda: len(gatedhelp.started(gates, "review")) == 2, "again")
+        (gates / "review").touch()
+        wait_for(one_client, lambda: b.get(f"/api/games/{gid}/analysis").json()["state"]
+                 == "done", "the review done, read through the other process")
+        body = b.get(f"/api/games/{gid}/analysis").json()
+        assert body["done"] == body["total"] == 4
+        assert body["review"] == a.get(f"/api/games/{gid}/analysis").json()["review"]
+        assert len(body["review"]["decisions"]) == 3
+        # her hint held in flight through the first process (within its deadline)
+        her_hint = pool.submit(her_a.post, f"/api/games/{hers['id']}/hint")
+        wait_for(one_client, lambda: len(gatedhelp.started(gates, "hint")) == 1,
+                 "her hint running")
+        (her_pid, _), = gatedhelp.started(gates, "hint")
+        # a hint through the first process, a move through the second: stopped
+        game = a.post("/api/games", json={"variant": "klondike", "seed": 9}).json()
+        mine = pool.submit(a.post, f"/api/games/{game['id']}/hint")
+        wait_for(one_client, lambda: len(gatedhelp.started(gates, "hint")) == 2, "my hint")
+        pid = gatedhelp.started(gates, "hint")[1][0]
+        moved = b.post(f"/api/games/{game['id']}/moves",
+                       json={"move": game["observation"]["legal"][0]})
+        assert moved.status_code == 200, moved.text
+        assert mine.result(timeout=60).json()["code"] == "cancelled"
+        wait_for(one_client, lambda: gone(pid) and in_flight(one) == 1, "my hint stopped")
+        # and deleting the player through the second stops the next one
+        mine = pool.submit(a.post, f"/api/games/{game['id']}/hint")
+        wait_for(one_client, lambda: len(gatedhelp.started(gates, "hint")) == 3, "my hint")
+        pid = gatedhelp.started(gates, "hint")[2][0]
+        assert b.post("/api/player/delete", json={"confirm": True}).status_code == 200
+        assert mine.result(timeout=60).json()["code"] == "cancelled"
+        wait_for(one_client, lambda: gone(pid) and in_flight(one) == 1, "stopped by the delete")
+        # her hint went on, and is answered
+        assert not gone(her_pid) and in_flight(one) == 1
+        (gates / "hint").touch()
+        answered = her_hint.result(timeout=60)
+        assert answered.status_code == 200 and answered.json()["hint"]["move"], answered.text
+        wait_for(one_client, lambda: in_flight(one) == 0, "nothing in flight")
+
+
+def test_a_move_without_help_in_flight_writes_no_mark(two: tuple[Starlette, Starlette],
+                                                      gates: Path) -> None:
+    """The move path stays as it was when there is nothing to cancel: no mark is written
+    (the game's help_until, read with its owner, says no help is in flight)."""
+    one, other = two
+    store = one.state.games.store
+    with served(one) as one_client, served(other) as other_client:
+        a = Browser(one_client)
+        game = a.post("/api/games", json={"variant": "klondike", "seed": 4}).json()
+        b = a.to(other_client)
+        for client in (a, b, a):
+            game = client.post(f"/api/games/{game['id']}/moves",
+                               json={"move": game["observation"]["legal"][0]}).json()
+        with store._reading() as conn:
+            scopes = [row[0] for row in conn.execute("SELECT scope FROM help_marks")]
+        assert scopes == ["started"]  # the new game's only
+        assert helpstate.owner_help(store, game["id"])[2] == 0.0
+        # a hint answered: the help is over again, and a move after it writes nothing
+        (gates / "hint").touch()
+        assert a.post(f"/api/games/{game['id']}/hint").status_code == 200
+        wait_for(one_client, lambda: helpstate.owner_help(store, game["id"])[2] == 0.0, "over")
+        a.post(f"/api/games/{game['id']}/moves",
+               json={"move": game["observation"]["legal"][0]})
+        with store._reading() as conn:
+            assert conn.execute("SELECT count(*) FROM help_marks").fetchone()[0] == 1
+
+
+def test_the_shared_tables_name_no_player_and_hold_no_card(
+        two: tuple[Starlette, Starlette], gates: Path, tmp_path: Path) -> None:
+    """The marks and review rows name a player by a keyed hash and a position by a digest:
+    neither the player's id nor their token, nor a move or a card, is written in clear."""
+    one, _ = two
+    store = one.state.games.store
+    with served(one) as one_client:
+        a = Browser(one_client)
+        game = a.post("/api/games", json={"variant": "klondike", "seed": 4}).json()
+        held = ThreadPoolExecutor(1).submit(a.post, f"/api/games/{game['id']}/hint")
+        wait_for(one_client, lambda: len(gatedhelp.started(gates, "hint")) == 1,
+                 "hint running")
+        move = next(m for m in game["observation"]["legal"] if ">" in m)
+        a.post(f"/api/games/{game['id']}/moves", json={"move": move})
+        assert held.result(timeout=60).json()["code"] == "cancelled"
+        token = a.token
+        assert token
+        with store._reading() as conn:
+            player = conn.execute("SELECT player FROM games").fetchone()[0]
+            rows = [tuple(r) for r in conn.execute("SELECT * FROM help_marks")]
+    assert {row[3] for row in rows} == {"started", "left"}
+    text = json.dumps(rows)
+    assert player not in text and token not in text and move not in text
+
+
+# ------------------------------------------------------------------ real server processes
+
+def start_gated(db: str, gates: Path, workers: int = 2) -> tuple[subprocess.Popen[str], int]:
+    """One web worker of `kabale serve` (serve.worker_app, as test_serve.start_worker
+    starts it) with gated help, sharing the help's control (as with --workers 2)."""
+    from dataclasses import asdict
+
+    from liveserver import free_port
+
+    from kabale.server.serve import _HANDOVER, Settings
+
+    config = Settings(db=db, advice_workers=2, workers=workers, operator_token=TOKEN,
+                      limits={"games": MANY, "moves": MANY, "help": MANY,
+                              "transfer": MANY, "per_address": 5},
+                      allowed_hosts=["127.0.0.1", "localhost"])
+    port = free_port()
+    here = str(Path(__file__).parent)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "--factory", "gatedhelp:app",
+         "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
+         "--lifespan", "off"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, text=True, cwd=here,
+        env={**os.environ, _HANDOVER: json.dumps(asdict(config)),
+             "KABALE_TEST_GATES": str(gates),
+             "PYTHONPATH": os.pathsep.join([here, os.environ.get("PYTHONPATH", "")])},
+        start_new_session=True)
+    return proc, port
+
+
+def call(port: int, method: str, path: str, body: Any = None, cookie: str | None = None,
+         operator: bool = False) -> tuple[int, dict[str, Any], str | None]:
+    """One request on a new connection, retried while the server is still starting."""
+    for _ in range(600):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        try:
+            headers = {"Content-Type": "application/json",
+                       **({"Cookie": cookie} if cookie else {}),
+                       **({"Authorization": f"Bearer {TOKEN}"} if operator else {})}
+            conn.request(method, path, json.dumps(body) if body is not None else None,
+                         headers)
+            res = conn.getresponse()
+            return res.status, json.loads(res.read()), res.getheader("set-cookie")
+        except ConnectionRefusedError:
+            time.sleep(0.1)
+        finally:
+            conn.close()
+    raise AssertionError("the server did not answer")
+
+
+def until(done: Callable[[], bool], what: str,
+          state: Callable[[], object] | None = None) -> None:
+    """Wait for ``done()`` (a wait, not a timed assertion: it gives up after two minutes)."""
+    for _ in range(1200):
+        if done():
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"never happened: {what}" + (f" ({state()})" if state else ""))
+
+
+def engine_in_flight(port: int) -> int:
+    """The jobs in flight in a server process, as its operator reads them."""
+    status, body, _ = call(port, "GET", "/api/help", operator=True)
+    assert status == 200 and body["engine"] is not None, body
+    return sum(body["engine"]["in_flight"].values())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_two_server_processes_share_the_help(kind: str, tmp_path: Path,
+                                             request: pytest.FixtureRequest) -> None:
+    """Two real server processes on one database: a review started through A is polled to
+    done through B; a review and a hint started through A are stopped by DELETE help, a
+    move and deleting the player sent to B, A's worker freed within a few seconds (A's
+    operator counters back to 0), while another player's hint carries on in A."""
+    gates = tmp_path / "gates"
+    gates.mkdir()
+    db = (str(tmp_path / "site.db") if kind == "sqlite"
+          else request.getfixturevalue("postgres_url"))
+    (proc_a, a), (proc_b, b) = start_gated(db, gates), start_gated(db, gates)
+    pool = ThreadPoolExecutor(4)
+    try:
+        def new(port: int, seed: int, cookie: str | None = None) -> tuple[dict[str, Any], str]:
+            status, body, set_cookie = call(port, "POST", "/api/games",
+                                            {"variant": "klondike", "seed": seed}, cookie)
+            assert status == 201, body
+            return body, cookie or (set_cookie or "").split(";")[0]
+
+        hers, her_cookie = new(a, 21)
+        # my finished game, its review started through A and polled through B
+        game, me = new(a, 7)
+        for _ in range(3):
+            status, game, _ = call(b, "POST", f"/api/games/{game['id']}/moves",
+                                   {"move": game["observation"]["legal"][0]}, me)
+            assert status == 200, game
+        assert call(a, "POST", f"/api/games/{game['id']}/resign", None, me)[0] == 200
+        gid = game["id"]
+        poll = f"/api/games/{gid}/analysis"
+        assert call(a, "POST", poll, None, me)[0] == 202
+        until(lambda: call(b, "GET", poll, None, me)[1]["done"] == 1, "progress read in B")
+        # DELETE help sent to B stops it in A
+        review_pid = gatedhelp.started(gates, "review")[0][0]
+        assert call(b, "DELETE", f"/api/games/{gid}/help", None, me)[0] == 200
+        until(lambda: gone(review_pid) and engine_in_flight(a) == 0, "review stopped in A")
+        assert call(b, "GET", poll, None, me)[1]["code"] == "cancelled"
+        # asked again through A, done, polled to done through B
+        assert call(a, "POST", poll, None, me)[1]["state"] == "running"
+        until(lambda: len(gatedhelp.started(gates, "review")) == 2, "review again")
+        (gates / "review").touch()
+        until(lambda: call(b, "GET", poll, None, me)[1]["state"] == "done", "done in B")
+        done = call(b, "GET", poll, None, me)[1]
+        assert done["done"] == done["total"] == 4 and len(done["review"]["decisions"]) == 3
+        # her hint held in flight in A (within its deadline)
+        her_hint: Future[Any] = pool.submit(call, a, "POST", f"/api/games/{hers['id']}/hint",
+                                            None, her_cookie)
+        until(lambda: len(gatedhelp.started(gates, "hint")) == 1, "her hint running")
+        her_pid = gatedhelp.started(gates, "hint")[0][0]
+        # my hint in A, my move sent to B: the hint is cancelled, A's worker freed
+        game, _ = new(b, 9, me)
+        mine = pool.submit(call, a, "POST", f"/api/games/{game['id']}/hint", None, me)
+        until(lambda: len(gatedhelp.started(gates, "hint")) == 2, "my hint running")
+        pid = gatedhelp.started(gates, "hint")[1][0]
+        status, _, _ = call(b, "POST", f"/api/games/{game['id']}/moves",
+                            {"move": game["observation"]["legal"][0]}, me)
+        assert status == 200
+        assert mine.result(timeout=120)[1]["code"] == "cancelled"
+        until(lambda: gone(pid) and engine_in_flight(a) == 1, "my hint stopped in A")
+        # my next hint in A, my data deleted through B: cancelled too
+        mine = pool.submit(call, a, "POST", f"/api/games/{game['id']}/hint", None, me)
+        until(lambda: len(gatedhelp.started(gates, "hint")) == 3, "my hint running")
+        pid = gatedhelp.started(gates, "hint")[2][0]
+        assert call(b, "POST", "/api/player/delete", {"confirm": True}, me)[0] == 200
+        assert mine.result(timeout=120)[1]["code"] == "cancelled"
+        until(lambda: gone(pid) and engine_in_flight(a) == 1, "stopped by the delete")
+        # her hint carried on, and is answered
+        assert not gone(her_pid)
+        (gates / "hint").touch()
+        status, answered, _ = her_hint.result(timeout=120)
+        assert status == 200 and answered["hint"]["move"], answered
+        until(lambda: engine_in_flight(a) == 0, "nothing in flight in A")
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+        for proc in (proc_a, proc_b):
+            os.killpg(proc.pid, 15)
+            proc.wait(timeout=30)
+
+
+def test_a_review_polled_through_another_process_keeps_going_and_one_nobody_polls_stops(
+        two: tuple[Starlette, Starlette], gates: Path) -> None:
+    """The review's lease counts from the last poll through any process: polled only
+    through the second one, the review run by the first goes on past the lease; left
+    unpolled, it is cancelled, and its row says so to both."""
+    from kabale.server.review_api import Reviews
+
+    one, other = two
+    one.state.reviews = Reviews(lease=1.0, control=one.state.help_control)
+    with served(one) as one_client, served(other) as other_client:
+        a = Browser(one_client)
+        gid = finished(a, seed=7)
+        b = a.to(other_client)
+        assert a.post(f"/api/games/{gid}/analysis").status_code == 202
+        wait_for(one_client, lambda: len(gatedhelp.started(gates, "review")) == 1, "running")
+        pid = gatedhelp.started(gates, "review")[0][0]
+        for _ in range(12):  # three leases, polled through the second process only
+            assert b.get(f"/api/games/{gid}/analysis").json()["state"] == "running"
+            one_client.portal.call(asyncio.sleep, 0.25)  # type: ignore[union-attr]
+        assert not gone(pid) and in_flight(one) == 1
+        wait_for(one_client, lambda: gone(pid) and in_flight(one) == 0, "unpolled: stopped")
+        for client in (a, b):
+            body = client.get(f"/api/games/{gid}/analysis").json()
+            assert body["state"] == "failed" and body["code"] == "cancelled", body
+
+
+def test_shared_review_rows_that_cannot_be_read_answer_503_not_a_crash(
+        two: tuple[Starlette, Starlette], monkeypatch: pytest.MonkeyPatch) -> None:
+    from kabale.storage.db import StorageError
+
+    def broken(*args: Any) -> None:
+        raise StorageError("the game database cannot be used: disk I/O error")
+
+    one, _ = two
+    with served(one) as one_client:
+        a = Browser(one_client)
+        gid = finished(a, seed=7)
+        monkeypatch.setattr(helpstate, "read_review", broken)
+        for method in ("GET", "POST"):
+            res = a._call(method, f"/api/games/{gid}/analysis")
+            assert res.status_code == 503 and "disk I/O error" in res.json()["error"]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_kabale_serve_shares_the_help_only_with_several_web_workers(
+        workers: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One web worker on a SQLite file is the file's only process (its lock): it shares
+    nothing, and pays nothing for it; several share the help's control."""
+    from dataclasses import asdict
+
+    from kabale.server.serve import _HANDOVER, Settings, worker_app
+
+    config = Settings(db=str(tmp_path / "site.db"), workers=workers,
+                      allowed_hosts=["127.0.0.1"])
+    monkeypatch.setenv(_HANDOVER, json.dumps(asdict(config)))
+    app = worker_app()
+    try:
+        assert (app.state.help_control is not None) == (workers > 1)
+        if workers > 1:
+            assert app.state.advisor.jobs.control is app.state.help_control
+    finally:
+        if app.state.advisor is not None:
+            app.state.advisor.close()
+
+
+def test_a_new_game_through_another_process_stops_the_help_of_the_others(
+        two: tuple[Starlette, Starlette], gates: Path) -> None:
+    one, other = two
+    with served(one) as one_client, served(other) as other_client, \
+            ThreadPoolExecutor(2) as pool:
+        a = Browser(one_client)
+        game = a.post("/api/games", json={"variant": "klondike", "seed": 9}).json()
+        mine = pool.submit(a.post, f"/api/games/{game['id']}/hint")
+        wait_for(one_client, lambda: len(gatedhelp.started(gates, "hint")) == 1, "my hint")
+        pid = gatedhelp.started(gates, "hint")[0][0]
+        fresh = a.to(other_client).post("/api/games", json={"variant": "klondike"})
+        assert fresh.status_code == 201
+        assert mine.result(timeout=60).json()["code"] == "cancelled"
+        wait_for(one_client, lambda: gone(pid) and in_flight(one) == 0, "stopped")
