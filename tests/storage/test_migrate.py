@@ -60,7 +60,7 @@ def test_a_version_2_file_is_upgraded_and_keeps_everything(tmp_path: Path) -> No
     assert not daily_was_shown(store, "klondike", "2026-01-02", player="p-someone")
     store.close()
     with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
         assert conn.execute("SELECT value FROM secrets").fetchone()[0] == b"\x00\xff"
     GameStore(path).close()  # opening again changes nothing
 

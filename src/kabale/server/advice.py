@@ -303,6 +303,17 @@ class Advisor:
                               seconds=CAP_SECONDS["review"], owner=owner, progress=progress)
         return job, owner
 
+    async def begin_review(self, game_id: str, game: Game, player: str, progress: Progress
+                           ) -> tuple[Job, Owner]:
+        """:meth:`start_review`, with the player's bound counted in every web process of
+        the database when the help's control is shared (JobService.begin)."""
+        copy = game.copy()
+        owner = Owner(player, game_id, position_key(copy))
+        job = await self.jobs.begin("review", _review, copy, self.level(copy),
+                                    position_seed(copy), seconds=CAP_SECONDS["review"],
+                                    owner=owner, progress=progress)
+        return job, owner
+
     async def chosen_deal(self, variant: Variant, grade: str | None) -> tuple[int, DealInfo]:
         """A winnable deal (of ``grade`` if given): one found ahead if there is one, else
         looked for now (server.deals.find_deal); either way the next one of its kind is then
