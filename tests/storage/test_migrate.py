@@ -72,7 +72,7 @@ def test_a_newer_file_is_refused_and_left_as_it_is(tmp_path: Path) -> None:
         conn.execute("PRAGMA user_version=99")
     before = path.read_bytes()
     with pytest.raises(NewerSchemaError, match=r"schema version 99, newer than this kabale "
-                                               r"understands \(5\).*upgrade kabale"):
+                                               r"understands \(6\).*upgrade kabale"):
         GameStore(path)
     assert path.read_bytes() == before
 
