@@ -454,3 +454,50 @@ def test_a_new_game_through_another_process_stops_the_help_of_the_others(
         assert fresh.status_code == 201
         assert mine.result(timeout=60).json()["code"] == "cancelled"
         wait_for(one_client, lambda: gone(pid) and in_flight(one) == 0, "stopped")
+
+
+def test_a_players_bound_counts_their_jobs_in_every_process(
+        two: tuple[Starlette, Starlette], gates: Path) -> None:
+    """Three jobs of a player in flight through the first process (a review, two hints): a
+    fourth through the second is refused 429 as in one process; the same hint (the same
+    seen position of the same deal) asked through the second is the same job, not a
+    fourth; once the review ends, the second process takes one more."""
+    one, other = two
+    store = one.state.games.store
+
+    def counted() -> int:
+        with store._reading() as conn:
+            return int(conn.execute("SELECT count(DISTINCT job) FROM help_jobs").fetchone()[0])
+
+    with served(one) as one_client, served(other) as other_client, \
+            ThreadPoolExecutor(4) as pool:
+        a = Browser(one_client)
+        gid = finished(a, seed=7)
+        # two games, and a third of the first one's deal (the same seen position)
+        games = [a.post("/api/games", json={"variant": "klondike", "seed": seed}).json()["id"]
+                 for seed in (9, 10, 9)]
+        b = a.to(other_client)
+        assert a.post(f"/api/games/{gid}/analysis").status_code == 202
+        hints = [pool.submit(a.post, f"/api/games/{game}/hint") for game in games[:2]]
+        wait_for(one_client, lambda: len(gatedhelp.started(gates, "hint")) == 2
+                 and len(gatedhelp.started(gates, "review")) == 1, "three jobs in A")
+        assert counted() == 3
+        # the same hint through the second process (the same deal at the same seen
+        # position, in the third game): the same job, counted once
+        hints.append(pool.submit(b.post, f"/api/games/{games[2]}/hint"))
+        wait_for(other_client, lambda: len(gatedhelp.started(gates, "hint")) == 3, "in B")
+        assert counted() == 3 and in_flight(other) == 1
+        # a fourth job through the second process: refused as one process refuses it
+        refused = b.get(f"/api/games/{gid}/chance")
+        assert refused.status_code == 429, refused.text
+        assert refused.json()["code"] == "too_many" and refused.headers["Retry-After"] == "1"
+        assert "3 requests for help" in refused.json()["error"]
+        assert in_flight(other) == 1
+        # the review ends in the first process: the second takes one more
+        (gates / "review").touch()
+        wait_for(one_client, lambda: in_flight(one) == 2 and counted() == 2, "review over")
+        taken = b.get(f"/api/games/{gid}/chance")  # (a finished game's: no write to it)
+        assert taken.status_code == 200 and "chance" in taken.json(), taken.text
+        (gates / "hint").touch()
+        assert [hint.result(timeout=60).status_code for hint in hints] == [200, 200, 200]
+        wait_for(one_client, lambda: counted() == 0, "nothing counted")
