@@ -231,16 +231,19 @@ def test_the_shared_tables_name_no_player_and_hold_no_card(
 
 # ------------------------------------------------------------------ real server processes
 
-def start_gated(db: str, gates: Path, workers: int = 2) -> tuple[subprocess.Popen[str], int]:
+def start_gated(db: str, gates: Path, workers: int = 2, advice_workers: int = 2
+                ) -> tuple[subprocess.Popen[str], int]:
     """One web worker of `kabale serve` (serve.worker_app, as test_serve.start_worker
-    starts it) with gated help, sharing the help's control (as with --workers 2)."""
+    starts it) with gated help, sharing the help's control (as with --workers 2), with
+    ``advice_workers`` worker processes in its play lane."""
     from dataclasses import asdict
 
     from liveserver import free_port
 
     from kabale.server.serve import _HANDOVER, Settings
 
-    config = Settings(db=db, advice_workers=2, workers=workers, operator_token=TOKEN,
+    config = Settings(db=db, advice_workers=advice_workers, workers=workers,
+                      operator_token=TOKEN,
                       limits={"games": MANY, "moves": MANY, "help": MANY,
                               "transfer": MANY, "per_address": 5},
                       allowed_hosts=["127.0.0.1", "localhost"])
@@ -302,12 +305,15 @@ def test_two_server_processes_share_the_help(kind: str, tmp_path: Path,
     """Two real server processes on one database: a review started through A is polled to
     done through B; a review and a hint started through A are stopped by DELETE help, a
     move and deleting the player sent to B, A's worker freed within a few seconds (A's
-    operator counters back to 0), while another player's hint carries on in A."""
+    operator counters back to 0), while another player's hint carries on in A; a player
+    with three jobs in A is refused a fourth through B (429), and B takes one once one of
+    them has ended."""
     gates = tmp_path / "gates"
     gates.mkdir()
     db = (str(tmp_path / "site.db") if kind == "sqlite"
           else request.getfixturevalue("postgres_url"))
-    (proc_a, a), (proc_b, b) = start_gated(db, gates), start_gated(db, gates)
+    # A runs four hints at once (another player's and three of mine)
+    (proc_a, a), (proc_b, b) = start_gated(db, gates, advice_workers=4), start_gated(db, gates)
     pool = ThreadPoolExecutor(4)
     try:
         def new(port: int, seed: int, cookie: str | None = None) -> tuple[dict[str, Any], str]:
@@ -355,13 +361,27 @@ def test_two_server_processes_share_the_help(kind: str, tmp_path: Path,
         assert status == 200
         assert mine.result(timeout=120)[1]["code"] == "cancelled"
         until(lambda: gone(pid) and engine_in_flight(a) == 1, "my hint stopped in A")
-        # my next hint in A, my data deleted through B: cancelled too
-        mine = pool.submit(call, a, "POST", f"/api/games/{game['id']}/hint", None, me)
-        until(lambda: len(gatedhelp.started(gates, "hint")) == 3, "my hint running")
-        pid = gatedhelp.started(gates, "hint")[2][0]
+        # my bound counts in both: three hints of mine in A, a fourth job through B refused
+        mine_ids = [game["id"], new(b, 10, me)[0]["id"], new(b, 11, me)[0]["id"]]
+        mine_all = [pool.submit(call, a, "POST", f"/api/games/{gid}/hint", None, me)
+                    for gid in mine_ids]
+        until(lambda: len(gatedhelp.started(gates, "hint")) == 5, "my three hints in A")
+        pids = {deal: pid for pid, deal in gatedhelp.started(gates, "hint")[2:]}
+        status, refused, _ = call(b, "GET", f"/api/games/{mine_ids[1]}/chance", None, me)
+        assert status == 429 and refused["code"] == "too_many", refused
+        assert refused["retry_after"] == 1 and engine_in_flight(b) == 0
+        # one of them ends (cancelled in A): B takes one
+        assert call(a, "DELETE", f"/api/games/{mine_ids[2]}/help", None, me)[0] == 200
+        assert mine_all[2].result(timeout=120)[1]["code"] == "cancelled"
+        until(lambda: gone(pids["klondike#11"]) and engine_in_flight(a) == 3, "one ended")
+        status, taken, _ = call(b, "GET", f"/api/games/{mine_ids[1]}/chance", None, me)
+        assert status == 200 and "chance" in taken, taken
+        # my data deleted through B: my hints in A are cancelled too
         assert call(b, "POST", "/api/player/delete", {"confirm": True}, me)[0] == 200
-        assert mine.result(timeout=120)[1]["code"] == "cancelled"
-        until(lambda: gone(pid) and engine_in_flight(a) == 1, "stopped by the delete")
+        for mine in mine_all[:2]:
+            assert mine.result(timeout=120)[1]["code"] == "cancelled"
+        until(lambda: gone(pids["klondike#9"]) and gone(pids["klondike#10"])
+              and engine_in_flight(a) == 1, "stopped by the delete")
         # her hint carried on, and is answered
         assert not gone(her_pid)
         (gates / "hint").touch()
