@@ -521,3 +521,85 @@ def test_a_players_bound_counts_their_jobs_in_every_process(
         (gates / "hint").touch()
         assert [hint.result(timeout=60).status_code for hint in hints] == [200, 200, 200]
         wait_for(one_client, lambda: counted() == 0, "nothing counted")
+
+
+class _Held:
+    """A backend whose jobs answer their name once released (no worker process)."""
+
+    name = "held"
+
+    def __init__(self) -> None:
+        self.gates: dict[str, asyncio.Event] = {}
+
+    async def run(self, job: Any, seconds: float) -> str:
+        gate = self.gates.setdefault(str(job.args[0]), asyncio.Event())
+        await gate.wait()
+        return str(job.args[0])
+
+    async def workers(self) -> int:
+        return 0
+
+    async def aclose(self) -> None:
+        pass
+
+
+class _Counting:
+    """A control that records what a job service asks it to count and to free, and
+    refuses a player named ``full``."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, str, object]] = []
+
+    def asked(self, owner: Any, until: float) -> None:
+        pass
+
+    def released(self, owner: Any, until: float) -> None:
+        pass
+
+    async def admit(self, owner: Any, kind: str, lane: str, name: object, until: float,
+                    most: int, most_of_kind: int | None) -> None:
+        from kabale.server.jobservice import too_many
+
+        if owner.player == "full":
+            raise too_many(most, kind)
+        self.calls.append(("admit", owner.player, name))
+
+    def freed(self, owner: Any, name: object) -> None:
+        self.calls.append(("freed", owner.player, name))
+
+
+def test_a_job_service_counts_a_job_once_per_player_and_frees_it_once() -> None:
+    """JobService.begin asks the control to count a job only when it does not count it
+    for the player already, and frees it once the player waits for it no more."""
+    from local import run_async
+
+    from kabale.server.jobservice import JobService, Owner, TooManyJobsError
+
+    async def main() -> list[tuple[str, str, object]]:
+        backend, control = _Held(), _Counting()
+        jobs = JobService(backend, {"play": 6, "heavy": 4, "review": 4})
+        jobs.control = control
+        started = [await jobs.begin("hint", str, "k", seconds=30, key="k",
+                                    owner=Owner(player, game, "p"))
+                   for player, game in (("a", "g1"), ("a", "g2"), ("b", "g3"))]
+        bot = await jobs.begin("bot", str, "bot", seconds=30, owner=Owner("a", "g1", "p"))
+        assert started[0] is started[1] is started[2]
+        with pytest.raises(TooManyJobsError, match="3 requests"):
+            await jobs.begin("hint", str, "k2", seconds=30, key="k2",
+                             owner=Owner("full", "g9", "p"))
+        assert jobs.lane_jobs("play") == 2
+        waits = [asyncio.ensure_future(jobs.wait(started[0], Owner(player, game, "p")))
+                 for player, game in (("a", "g1"), ("a", "g2"), ("b", "g3"))]
+        waits.append(asyncio.ensure_future(jobs.wait(bot, Owner("a", "g1", "p"))))
+        await asyncio.sleep(0)
+        assert control.calls == [("admit", "a", "k"), ("admit", "b", "k"),
+                                 ("admit", "a", bot.id)]
+        backend.gates.setdefault("k", asyncio.Event()).set()
+        backend.gates.setdefault("bot", asyncio.Event()).set()
+        assert await asyncio.gather(*waits) == ["k", "k", "k", "bot"]
+        # each player's job freed once, when their last request for it is answered
+        assert sorted(map(str, control.calls[3:])) == sorted(map(str, [
+            ("freed", "a", "k"), ("freed", "b", "k"), ("freed", "a", bot.id)]))
+        return control.calls
+
+    assert len(run_async(main())) == 6

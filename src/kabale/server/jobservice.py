@@ -179,6 +179,12 @@ def too_many(per_player: int, kind: str, most: int | None = None) -> TooManyJobs
                             "or cancel it")
 
 
+def _name(job: Job) -> Hashable:
+    """What names ``job`` for a Control: its key (the same job in every process), else its
+    id."""
+    return job.key if job.key is not None else job.id
+
+
 class Control(Protocol):
     """What a job service tells the processes it shares its players with
     (server.helpshare.HelpControl): an owner asked for a job (until its deadline, a time
@@ -536,13 +542,16 @@ class JobService:
     # ------------------------------------------------------------------ leaving
 
     def _let_go(self, job: Job, owner: Owner) -> None:
-        """``owner`` no longer owns ``job``: the control is told when no job here is
-        owned for the owner's game any more."""
+        """``owner`` no longer owns ``job``: the control is told when the owner's player
+        waits here for no job of its name any more (``freed``), and when no job here is
+        owned for the owner's game any more (``released``)."""
         job.since.pop(owner, None)
         if self.control is None:
             return
-        if not any(o.player == owner.player for o in job.owners):
-            self.control.freed(owner, job.key if job.key is not None else job.id)
+        name = _name(job)
+        if not any(o.player == owner.player for other in (job, *self._jobs.values())
+                   if _name(other) == name for o in other.owners):
+            self.control.freed(owner, name)
         if not any(o.player == owner.player and o.game_id == owner.game_id
                    for other in self._jobs.values() for o in other.owners):
             self.control.released(owner, job.until)
