@@ -603,3 +603,54 @@ def test_a_job_service_counts_a_job_once_per_player_and_frees_it_once() -> None:
         return control.calls
 
     assert len(run_async(main())) == 6
+
+
+def test_a_hint_or_chance_worked_out_through_one_process_is_read_through_another(
+        two: tuple[Starlette, Starlette], gates: Path) -> None:
+    """The hints and win chances are kept for every process: another player of the same
+    deal at the same seen position, through the other process, is answered the same with
+    no job run there; a game of another deal is not."""
+    one, other = two
+    store = one.state.games.store
+
+    def kept() -> int:
+        with store._reading() as conn:
+            return int(conn.execute("SELECT count(*) FROM help_answers").fetchone()[0])
+
+    (gates / "hint").touch()
+    with served(one) as one_client, served(other) as other_client:
+        me, her = Browser(one_client), Browser(other_client)
+        mine = me.post("/api/games", json={"variant": "klondike", "seed": 4}).json()["id"]
+        hers = her.post("/api/games", json={"variant": "klondike", "seed": 4}).json()["id"]
+        first = me.post(f"/api/games/{mine}/hint")
+        chance = me.get(f"/api/games/{mine}/chance")
+        assert first.status_code == chance.status_code == 200, (first.text, chance.text)
+        wait_for(one_client, lambda: kept() == 2, "the hint and the chance kept")
+        jobs = other.state.advisor.jobs
+        again = her.post(f"/api/games/{hers}/hint")
+        assert again.status_code == 200 and again.json()["hint"] == first.json()["hint"]
+        again = her.get(f"/api/games/{hers}/chance")
+        assert again.status_code == 200 and again.json()["chance"] == chance.json()["chance"]
+        assert jobs.done == 0 and len(gatedhelp.started(gates, "hint")) == 1
+        # another deal (the same seen cards or not) is worked out afresh
+        fresh = her.post("/api/games", json={"variant": "klondike", "seed": 5}).json()["id"]
+        assert her.post(f"/api/games/{fresh}/hint").status_code == 200
+        assert jobs.done == 1 and len(gatedhelp.started(gates, "hint")) == 2
+        with store._reading() as conn:
+            text = json.dumps([tuple(r) for r in conn.execute("SELECT * FROM help_answers")])
+        assert mine not in text and hers not in text and str(me.token) not in text
+
+
+def test_a_shared_answer_reads_back_as_it_was_worked_out() -> None:
+    """Every field, unrounded; text that is not an answer of its kind reads as none."""
+    import kabale
+    from kabale.advisor import hint, win_chance
+    from kabale.server.advice import decode_answer, encode_answer
+
+    game = kabale.Game.new("klondike", seed=4)
+    found, chance = hint(game, "quick", 1), win_chance(game, seed=1, effort="quick")
+    assert decode_answer("hint", encode_answer(found)) == found
+    assert decode_answer("chance", encode_answer(chance)) == chance
+    for kind, text in (("hint", "{}"), ("hint", "not json"), ("chance", '{"value": 1}'),
+                       ("hint", encode_answer(chance)), ("coach", encode_answer(found))):
+        assert decode_answer(kind, text) is None, (kind, text)

@@ -407,10 +407,12 @@ def test_a_schema_5_database_is_upgraded_to_6_with_its_help_control(
         store.close()
         with sqlite3.connect(tmp_path / "k.db") as conn:
             conn.execute("DROP TABLE help_jobs")
+            conn.execute("DROP TABLE help_answers")
             conn.execute("PRAGMA user_version=5")
     else:
         with store._tx() as conn:
             conn.execute("DROP TABLE help_jobs")
+            conn.execute("DROP TABLE help_answers")
             conn.execute("UPDATE kabale_schema SET version=5")
     again = opener()
     assert again.load("g", player="p-a").game.deal_id == "klondike#3"
@@ -418,6 +420,8 @@ def test_a_schema_5_database_is_upgraded_to_6_with_its_help_control(
     assert helpstate.running_reviews(again, "w") == ["g"]
     assert helpstate.take_job(again, "w", "j", "hint", "play", "g", "p", "o", 1e12, 3) == ""
     assert helpstate.jobs_in_flight(again, "w") == 1
+    helpstate.keep_answer(again, "n", "hint", "{}", 1e12)
+    assert helpstate.read_answer(again, "n") == "{}"
     with again._reading() as conn:
         version = (conn.execute("PRAGMA user_version") if type(again) is GameStore
                    else conn.execute("SELECT version FROM kabale_schema")).fetchone()[0]
@@ -511,3 +515,16 @@ def test_a_players_bound_holds_when_processes_ask_at_once(opener: Opener) -> Non
         thread.join()
     assert sorted(answers) == ["", "", "", "all", "all", "all", "all", "all"]
     assert helpstate.jobs_in_flight(stores[0], "w") == 3
+
+
+def test_answers_are_kept_for_every_process_until_they_expire(opener: Opener) -> None:
+    one, two = opener(), opener()
+    helpstate.keep_answer(one, "n1", "hint", '{"move": "3>f"}', expires=100.0)
+    assert helpstate.read_answer(two, "n1", now=99.0) == '{"move": "3>f"}'
+    assert helpstate.read_answer(two, "n2", now=99.0) is None
+    helpstate.keep_answer(two, "n1", "hint", '{"move": "1>f"}', expires=200.0)  # again
+    assert helpstate.read_answer(one, "n1", now=150.0) == '{"move": "1>f"}'
+    assert helpstate.read_answer(one, "n1", now=200.5) is None
+    assert helpstate.forget_old(one, now=200.5) == 1
+    helpstate.keep_answer(two, "n1", "hint", "{}", expires=300.0)  # kept again after
+    assert helpstate.read_answer(one, "n1", now=250.0) == "{}"

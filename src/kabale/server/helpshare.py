@@ -23,6 +23,10 @@ deleted when the player no longer waits for it here, or by a mark that stops it;
 process killed leaves rows that count until the job's deadline. A job asked through two
 processes (the same key: the same help at the same seen position) is counted once.
 
+The answers of hints and win chances (the same for every player at one seen position of
+one deal) are kept in the database (``help_answers``) as well as in each process's own
+cache: asked through another process, they are read there instead of worked out again.
+
 A review's progress, result or failure is written to its row as it comes, so a poll
 answered by any process reads it, and keeps it going (``asked``). The process running a
 review cancels it after ``LEASE`` seconds without a poll through any process.
@@ -163,6 +167,24 @@ class HelpControl:
         """The owner's player no longer waits for the job ``name`` here."""
         self._later(lambda: helpstate.job_over(self.store, self.who(owner.player),
                                                self.job_name(name), self.origin))
+
+    # ------------------------------------------------------------------ answers
+
+    async def answer(self, key: Hashable) -> str | None:
+        """The answer (JSON) another process kept under ``key`` (server.advice), None when
+        there is none or the database cannot be read (logged: the help is worked out)."""
+        try:
+            return await self.call(lambda: helpstate.read_answer(self.store,
+                                                                 self.job_name(key)))
+        except StorageError as exc:
+            log.warning("help control: %s", exc)
+            return None
+
+    def keep_answer(self, key: Hashable, kind: str, answer: str) -> None:
+        """Keep ``answer`` (JSON) under ``key`` for every process, ANSWERS_KEPT seconds."""
+        self._later(lambda: helpstate.keep_answer(self.store, self.job_name(key), kind,
+                                                  answer,
+                                                  time.time() + helpstate.ANSWERS_KEPT))
 
     async def _watch(self) -> None:
         """Read the marks of the players of the jobs in flight every ``poll`` seconds, and

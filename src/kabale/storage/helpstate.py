@@ -4,7 +4,7 @@ PostgreSQL database) stops the help another one started, and reads the reviews a
 runs. No process calls another: each writes here what it decides and reads what the others
 wrote (server.helpshare).
 
-Four things, of schemas 5 and 6 (storage.migrate):
+Five things, of schemas 5 and 6 (storage.migrate):
 
 - ``games.help_until``: until when help may be in flight for a game (the latest deadline
   of a job asked for it; 0 once the process that ran it has none left). Every game request
@@ -29,6 +29,10 @@ Four things, of schemas 5 and 6 (storage.migrate):
   no longer waits for the job (:func:`job_over`), a cancellation mark deletes the rows of
   the jobs it stops (:func:`marked_jobs_over`), and a row past ``expires`` (its process
   killed) counts for nothing and is swept.
+- ``help_answers`` (schema 6): the answers of the kinds of help that are the same for
+  everyone at one seen position of one deal (hints, win chances), by a keyed digest of
+  their key (``name``), as JSON, kept ``ANSWERS_KEPT`` seconds: a process answers from here
+  what another one worked out.
 
 A player is named by ``who``: an HMAC of the player's id under a secret of the database
 (storage.secret, ``help``), as the rate limits name theirs; no token is written. Nothing
@@ -56,6 +60,8 @@ if TYPE_CHECKING:
 MARKS_KEPT = 600.0
 #: seconds a finished review (done or failed) is kept after its last change
 REVIEWS_KEPT = 3600.0
+#: seconds a shared answer is kept after it was worked out
+ANSWERS_KEPT = 3600.0
 SCOPES = ("left", "started", "gone")
 #: the first key of PostgreSQL's advisory locks (two int4 keys) that put the requests of one
 #: player for a job in order, the second a number of the player's ``who``
@@ -135,13 +141,14 @@ def marks_since(store: GameStore, whos: Sequence[str], since: float,
 
 
 def forget_old(store: GameStore, now: float | None = None) -> int:
-    """Delete the marks older than MARKS_KEPT, the jobs in flight past their deadline, and
-    the finished reviews (or those of a stopped process) older than REVIEWS_KEPT; returns
-    how many rows."""
+    """Delete the marks older than MARKS_KEPT, the jobs in flight past their deadline, the
+    answers past theirs, and the finished reviews (or those of a stopped process) older
+    than REVIEWS_KEPT; returns how many rows."""
     now = time.time() if now is None else now
     with store._reading() as conn:
         gone = conn.execute("DELETE FROM help_marks WHERE stamp<?", (now - MARKS_KEPT,)).rowcount
         gone += conn.execute("DELETE FROM help_jobs WHERE expires<?", (now,)).rowcount
+        gone += conn.execute("DELETE FROM help_answers WHERE expires<?", (now,)).rowcount
         gone += conn.execute("DELETE FROM help_reviews WHERE updated<? AND"
                              " (state<>'running' OR until<?)",
                              (now - REVIEWS_KEPT, now)).rowcount
@@ -310,3 +317,23 @@ def marked_jobs_over(store: GameStore, mark: Mark, lanes: Sequence[str]) -> int:
                                   (mark.who, mark.game, mark.position))
         removed: int = cursor.rowcount
     return removed
+
+
+# -------------------------------------------------------------------------------- answers
+
+def keep_answer(store: GameStore, name: str, kind: str, answer: str, expires: float) -> None:
+    """Keep the answer ``answer`` (JSON) of the help named ``name`` (of ``kind``) until
+    ``expires`` for every process."""
+    with store._reading() as conn:
+        conn.execute("INSERT INTO help_answers (name, kind, answer, expires) VALUES"
+                     " (?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET answer=excluded.answer,"
+                     " expires=excluded.expires", (name, kind, answer, expires))
+
+
+def read_answer(store: GameStore, name: str, now: float | None = None) -> str | None:
+    """The answer kept under ``name`` (JSON), None when none is (or it expired)."""
+    now = time.time() if now is None else now
+    with store._reading() as conn:
+        row = conn.execute("SELECT answer FROM help_answers WHERE name=? AND expires>=?",
+                           (name, now)).fetchone()
+    return None if row is None else str(row[0])

@@ -23,7 +23,8 @@ Versions:
    help may be in flight for a game), ``help_marks`` (the cancellations of help) and
    ``help_reviews`` (the reviews of finished games: progress, result, failure).
 6. ``help_jobs``: each player's help jobs in flight in every server process (storage
-   .helpstate), so that their bound per player is counted across processes.
+   .helpstate), so that their bound per player is counted across processes; and
+   ``help_answers``: the answers of hints and win chances, read by every server process.
 """
 
 from __future__ import annotations
@@ -60,13 +61,17 @@ HELP_TABLES = (
     " updated REAL NOT NULL)",
     "CREATE INDEX IF NOT EXISTS help_reviews_who ON help_reviews (who)",
 )
-#: the table of schema 6 (storage.helpstate): a player's jobs in flight, one row per job
-#: and process, in the SQL that both SQLite and PostgreSQL accept
+#: the tables of schema 6 (storage.helpstate): the players' jobs in flight, one row per job
+#: and process, and the answers shared by every process, in the SQL that both SQLite and
+#: PostgreSQL accept
 HELP_JOBS_TABLES = (
     "CREATE TABLE IF NOT EXISTS help_jobs (who TEXT NOT NULL, job TEXT NOT NULL,"
     " origin TEXT NOT NULL, kind TEXT NOT NULL, lane TEXT NOT NULL, game TEXT NOT NULL,"
     " pos TEXT NOT NULL, expires REAL NOT NULL, PRIMARY KEY (who, job, origin))",
     "CREATE INDEX IF NOT EXISTS help_jobs_at ON help_jobs (expires)",
+    "CREATE TABLE IF NOT EXISTS help_answers (name TEXT PRIMARY KEY, kind TEXT NOT NULL,"
+    " answer TEXT NOT NULL, expires REAL NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS help_answers_at ON help_answers (expires)",
 )
 #: the games' column of schema 5: until when help may be in flight for the game (a time
 #: stamp; 0 for none), read with the game's owner on every request
@@ -170,8 +175,9 @@ def _to_5(conn: sqlite3.Connection) -> None:
 
 
 def _to_6(conn: sqlite3.Connection) -> None:
-    """The table of the players' jobs in flight (storage.helpstate), empty: none counted
-    (the jobs of the processes that upgrade it are asked after)."""
+    """The tables of the players' jobs in flight and of the shared answers
+    (storage.helpstate), empty: none counted (the jobs of the processes that upgrade it
+    are asked after), none kept."""
     for statement in HELP_JOBS_TABLES:
         conn.execute(statement)
 

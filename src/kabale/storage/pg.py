@@ -194,7 +194,7 @@ class PgStore(GameStore):
             conn.execute(pg_schema(f"ALTER TABLE games ADD COLUMN IF NOT EXISTS {HELP_COLUMN}"))
             for statement in HELP_TABLES:
                 conn.execute(pg_schema(statement).replace("CREATE TABLE", "CREATE UNLOGGED TABLE"))
-            for statement in HELP_JOBS_TABLES:  # schema 6: the players' jobs in flight
+            for statement in HELP_JOBS_TABLES:  # schema 6: jobs in flight, answers
                 conn.execute(pg_schema(statement).replace("CREATE TABLE", "CREATE UNLOGGED TABLE"))
             conn.execute("INSERT OR IGNORE INTO players (id, created, seen) VALUES"
                          " (?, extract(epoch from now()), extract(epoch from now()))",
