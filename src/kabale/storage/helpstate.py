@@ -265,9 +265,8 @@ def take_job(store: GameStore, who: str, job: str, kind: str, lane: str, game: s
                                     signed=True)
             conn.execute("SELECT pg_advisory_xact_lock(CAST(? AS integer),"
                          " CAST(? AS integer))", (JOBS_LOCK, number))
-        conn.execute("DELETE FROM help_jobs WHERE who=? AND expires<?", (who, now))
-        rows = conn.execute("SELECT DISTINCT job, kind FROM help_jobs WHERE who=? AND job<>?",
-                            (who, job)).fetchall()
+        rows = conn.execute("SELECT DISTINCT job, kind FROM help_jobs WHERE who=? AND job<>?"
+                            " AND expires>=?", (who, job, now)).fetchall()
         if len(rows) >= most:
             return "all"
         if most_of_kind is not None and sum(str(r[1]) == kind for r in rows) >= most_of_kind:
