@@ -502,6 +502,10 @@ def test_a_players_bound_counts_their_jobs_in_every_process(
         wait_for(one_client, lambda: len(gatedhelp.started(gates, "hint")) == 2
                  and len(gatedhelp.started(gates, "review")) == 1, "three jobs in A")
         assert counted() == 3
+        with store._reading() as conn:  # the player and the positions by keyed digests
+            player = conn.execute("SELECT player FROM games WHERE id=?", (gid,)).fetchone()[0]
+            text = json.dumps([tuple(r) for r in conn.execute("SELECT * FROM help_jobs")])
+        assert player not in text and str(a.token) not in text and "klondike" not in text
         # the same hint through the second process (the same deal at the same seen
         # position, in the third game): the same job, counted once
         hints.append(pool.submit(b.post, f"/api/games/{games[2]}/hint"))
