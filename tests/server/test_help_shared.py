@@ -658,3 +658,21 @@ def test_a_shared_answer_reads_back_as_it_was_worked_out() -> None:
     for kind, text in (("hint", "{}"), ("hint", "not json"), ("chance", '{"value": 1}'),
                        ("hint", encode_answer(chance)), ("coach", encode_answer(found))):
         assert decode_answer(kind, text) is None, (kind, text)
+
+
+def test_a_bound_that_cannot_be_counted_answers_503_busy_not_a_crash(
+        two: tuple[Starlette, Starlette], monkeypatch: pytest.MonkeyPatch) -> None:
+    from kabale.storage.db import StorageError
+
+    def broken(*args: Any, **kwargs: Any) -> str:
+        raise StorageError("the game database cannot be used: disk I/O error")
+
+    one, _ = two
+    with served(one) as one_client:
+        a = Browser(one_client)
+        game = a.post("/api/games", json={"variant": "klondike", "seed": 4}).json()["id"]
+        monkeypatch.setattr(helpstate, "take_job", broken)
+        res = a.post(f"/api/games/{game}/hint")
+        assert res.status_code == 503 and res.json()["code"] == "busy", res.text
+        assert "disk I/O error" in res.json()["error"] and res.headers["Retry-After"] == "2"
+        assert in_flight(one) == 0
