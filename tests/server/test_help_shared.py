@@ -231,16 +231,19 @@ def test_the_shared_tables_name_no_player_and_hold_no_card(
 
 # ------------------------------------------------------------------ real server processes
 
-def start_gated(db: str, gates: Path, workers: int = 2) -> tuple[subprocess.Popen[str], int]:
+def start_gated(db: str, gates: Path, workers: int = 2, advice_workers: int = 2
+                ) -> tuple[subprocess.Popen[str], int]:
     """One web worker of `kabale serve` (serve.worker_app, as test_serve.start_worker
-    starts it) with gated help, sharing the help's control (as with --workers 2)."""
+    starts it) with gated help, sharing the help's control (as with --workers 2), with
+    ``advice_workers`` worker processes in its play lane."""
     from dataclasses import asdict
 
     from liveserver import free_port
 
     from kabale.server.serve import _HANDOVER, Settings
 
-    config = Settings(db=db, advice_workers=2, workers=workers, operator_token=TOKEN,
+    config = Settings(db=db, advice_workers=advice_workers, workers=workers,
+                      operator_token=TOKEN,
                       limits={"games": MANY, "moves": MANY, "help": MANY,
                               "transfer": MANY, "per_address": 5},
                       allowed_hosts=["127.0.0.1", "localhost"])
@@ -302,12 +305,15 @@ def test_two_server_processes_share_the_help(kind: str, tmp_path: Path,
     """Two real server processes on one database: a review started through A is polled to
     done through B; a review and a hint started through A are stopped by DELETE help, a
     move and deleting the player sent to B, A's worker freed within a few seconds (A's
-    operator counters back to 0), while another player's hint carries on in A."""
+    operator counters back to 0), while another player's hint carries on in A; a player
+    with three jobs in A is refused a fourth through B (429), and B takes one once one of
+    them has ended."""
     gates = tmp_path / "gates"
     gates.mkdir()
     db = (str(tmp_path / "site.db") if kind == "sqlite"
           else request.getfixturevalue("postgres_url"))
-    (proc_a, a), (proc_b, b) = start_gated(db, gates), start_gated(db, gates)
+    # A runs four hints at once (another player's and three of mine)
+    (proc_a, a), (proc_b, b) = start_gated(db, gates, advice_workers=4), start_gated(db, gates)
     pool = ThreadPoolExecutor(4)
     try:
         def new(port: int, seed: int, cookie: str | None = None) -> tuple[dict[str, Any], str]:
@@ -355,13 +361,27 @@ def test_two_server_processes_share_the_help(kind: str, tmp_path: Path,
         assert status == 200
         assert mine.result(timeout=120)[1]["code"] == "cancelled"
         until(lambda: gone(pid) and engine_in_flight(a) == 1, "my hint stopped in A")
-        # my next hint in A, my data deleted through B: cancelled too
-        mine = pool.submit(call, a, "POST", f"/api/games/{game['id']}/hint", None, me)
-        until(lambda: len(gatedhelp.started(gates, "hint")) == 3, "my hint running")
-        pid = gatedhelp.started(gates, "hint")[2][0]
+        # my bound counts in both: three hints of mine in A, a fourth job through B refused
+        mine_ids = [game["id"], new(b, 10, me)[0]["id"], new(b, 11, me)[0]["id"]]
+        mine_all = [pool.submit(call, a, "POST", f"/api/games/{gid}/hint", None, me)
+                    for gid in mine_ids]
+        until(lambda: len(gatedhelp.started(gates, "hint")) == 5, "my three hints in A")
+        pids = {deal: pid for pid, deal in gatedhelp.started(gates, "hint")[2:]}
+        status, refused, _ = call(b, "GET", f"/api/games/{mine_ids[1]}/chance", None, me)
+        assert status == 429 and refused["code"] == "too_many", refused
+        assert refused["retry_after"] == 1 and engine_in_flight(b) == 0
+        # one of them ends (cancelled in A): B takes one
+        assert call(a, "DELETE", f"/api/games/{mine_ids[2]}/help", None, me)[0] == 200
+        assert mine_all[2].result(timeout=120)[1]["code"] == "cancelled"
+        until(lambda: gone(pids["klondike#11"]) and engine_in_flight(a) == 3, "one ended")
+        status, taken, _ = call(b, "GET", f"/api/games/{mine_ids[1]}/chance", None, me)
+        assert status == 200 and "chance" in taken, taken
+        # my data deleted through B: my hints in A are cancelled too
         assert call(b, "POST", "/api/player/delete", {"confirm": True}, me)[0] == 200
-        assert mine.result(timeout=120)[1]["code"] == "cancelled"
-        until(lambda: gone(pid) and engine_in_flight(a) == 1, "stopped by the delete")
+        for mine in mine_all[:2]:
+            assert mine.result(timeout=120)[1]["code"] == "cancelled"
+        until(lambda: gone(pids["klondike#9"]) and gone(pids["klondike#10"])
+              and engine_in_flight(a) == 1, "stopped by the delete")
         # her hint carried on, and is answered
         assert not gone(her_pid)
         (gates / "hint").touch()
@@ -454,3 +474,205 @@ def test_a_new_game_through_another_process_stops_the_help_of_the_others(
         assert fresh.status_code == 201
         assert mine.result(timeout=60).json()["code"] == "cancelled"
         wait_for(one_client, lambda: gone(pid) and in_flight(one) == 0, "stopped")
+
+
+def test_a_players_bound_counts_their_jobs_in_every_process(
+        two: tuple[Starlette, Starlette], gates: Path) -> None:
+    """Three jobs of a player in flight through the first process (a review, two hints): a
+    fourth through the second is refused 429 as in one process; the same hint (the same
+    seen position of the same deal) asked through the second is the same job, not a
+    fourth; once the review ends, the second process takes one more."""
+    one, other = two
+    store = one.state.games.store
+
+    def counted() -> int:
+        with store._reading() as conn:
+            return int(conn.execute("SELECT count(DISTINCT job) FROM help_jobs").fetchone()[0])
+
+    with served(one) as one_client, served(other) as other_client, \
+            ThreadPoolExecutor(4) as pool:
+        a = Browser(one_client)
+        gid = finished(a, seed=7)
+        # two games, and a third of the first one's deal (the same seen position)
+        games = [a.post("/api/games", json={"variant": "klondike", "seed": seed}).json()["id"]
+                 for seed in (9, 10, 9)]
+        b = a.to(other_client)
+        assert a.post(f"/api/games/{gid}/analysis").status_code == 202
+        hints = [pool.submit(a.post, f"/api/games/{game}/hint") for game in games[:2]]
+        wait_for(one_client, lambda: len(gatedhelp.started(gates, "hint")) == 2
+                 and len(gatedhelp.started(gates, "review")) == 1, "three jobs in A")
+        assert counted() == 3
+        with store._reading() as conn:  # the player and the positions by keyed digests
+            player = conn.execute("SELECT player FROM games WHERE id=?", (gid,)).fetchone()[0]
+            text = json.dumps([tuple(r) for r in conn.execute("SELECT * FROM help_jobs")])
+        assert player not in text and str(a.token) not in text and "klondike" not in text
+        # the same hint through the second process (the same deal at the same seen
+        # position, in the third game): the same job, counted once
+        hints.append(pool.submit(b.post, f"/api/games/{games[2]}/hint"))
+        wait_for(other_client, lambda: len(gatedhelp.started(gates, "hint")) == 3, "in B")
+        assert counted() == 3 and in_flight(other) == 1
+        # a fourth job through the second process: refused as one process refuses it
+        refused = b.get(f"/api/games/{gid}/chance")
+        assert refused.status_code == 429, refused.text
+        assert refused.json()["code"] == "too_many" and refused.headers["Retry-After"] == "1"
+        assert "3 requests for help" in refused.json()["error"]
+        assert in_flight(other) == 1
+        # the review ends in the first process: the second takes one more
+        (gates / "review").touch()
+        wait_for(one_client, lambda: in_flight(one) == 2 and counted() == 2, "review over")
+        taken = b.get(f"/api/games/{gid}/chance")  # (a finished game's: no write to it)
+        assert taken.status_code == 200 and "chance" in taken.json(), taken.text
+        (gates / "hint").touch()
+        assert [hint.result(timeout=60).status_code for hint in hints] == [200, 200, 200]
+        wait_for(one_client, lambda: counted() == 0, "nothing counted")
+
+
+class _Held:
+    """A backend whose jobs answer their name once released (no worker process)."""
+
+    name = "held"
+
+    def __init__(self) -> None:
+        self.gates: dict[str, asyncio.Event] = {}
+
+    async def run(self, job: Any, seconds: float) -> str:
+        gate = self.gates.setdefault(str(job.args[0]), asyncio.Event())
+        await gate.wait()
+        return str(job.args[0])
+
+    async def workers(self) -> int:
+        return 0
+
+    async def aclose(self) -> None:
+        pass
+
+
+class _Counting:
+    """A control that records what a job service asks it to count and to free, and
+    refuses a player named ``full``."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, str, object]] = []
+
+    def asked(self, owner: Any, until: float) -> None:
+        pass
+
+    def released(self, owner: Any, until: float) -> None:
+        pass
+
+    async def admit(self, owner: Any, kind: str, lane: str, name: object, until: float,
+                    most: int, most_of_kind: int | None) -> None:
+        from kabale.server.jobservice import too_many
+
+        if owner.player == "full":
+            raise too_many(most, kind)
+        self.calls.append(("admit", owner.player, name))
+
+    def freed(self, owner: Any, name: object) -> None:
+        self.calls.append(("freed", owner.player, name))
+
+
+def test_a_job_service_counts_a_job_once_per_player_and_frees_it_once() -> None:
+    """JobService.begin asks the control to count a job only when it does not count it
+    for the player already, and frees it once the player waits for it no more."""
+    from local import run_async
+
+    from kabale.server.jobservice import JobService, Owner, TooManyJobsError
+
+    async def main() -> list[tuple[str, str, object]]:
+        backend, control = _Held(), _Counting()
+        jobs = JobService(backend, {"play": 6, "heavy": 4, "review": 4})
+        jobs.control = control
+        started = [await jobs.begin("hint", str, "k", seconds=30, key="k",
+                                    owner=Owner(player, game, "p"))
+                   for player, game in (("a", "g1"), ("a", "g2"), ("b", "g3"))]
+        bot = await jobs.begin("bot", str, "bot", seconds=30, owner=Owner("a", "g1", "p"))
+        assert started[0] is started[1] is started[2]
+        with pytest.raises(TooManyJobsError, match="3 requests"):
+            await jobs.begin("hint", str, "k2", seconds=30, key="k2",
+                             owner=Owner("full", "g9", "p"))
+        assert jobs.lane_jobs("play") == 2
+        waits = [asyncio.ensure_future(jobs.wait(started[0], Owner(player, game, "p")))
+                 for player, game in (("a", "g1"), ("a", "g2"), ("b", "g3"))]
+        waits.append(asyncio.ensure_future(jobs.wait(bot, Owner("a", "g1", "p"))))
+        await asyncio.sleep(0)
+        assert control.calls == [("admit", "a", "k"), ("admit", "b", "k"),
+                                 ("admit", "a", bot.id)]
+        backend.gates.setdefault("k", asyncio.Event()).set()
+        backend.gates.setdefault("bot", asyncio.Event()).set()
+        assert await asyncio.gather(*waits) == ["k", "k", "k", "bot"]
+        # each player's job freed once, when their last request for it is answered
+        assert sorted(map(str, control.calls[3:])) == sorted(map(str, [
+            ("freed", "a", "k"), ("freed", "b", "k"), ("freed", "a", bot.id)]))
+        return control.calls
+
+    assert len(run_async(main())) == 6
+
+
+def test_a_hint_or_chance_worked_out_through_one_process_is_read_through_another(
+        two: tuple[Starlette, Starlette], gates: Path) -> None:
+    """The hints and win chances are kept for every process: another player of the same
+    deal at the same seen position, through the other process, is answered the same with
+    no job run there; a game of another deal is not."""
+    one, other = two
+    store = one.state.games.store
+
+    def kept() -> int:
+        with store._reading() as conn:
+            return int(conn.execute("SELECT count(*) FROM help_answers").fetchone()[0])
+
+    (gates / "hint").touch()
+    with served(one) as one_client, served(other) as other_client:
+        me, her = Browser(one_client), Browser(other_client)
+        mine = me.post("/api/games", json={"variant": "klondike", "seed": 4}).json()["id"]
+        hers = her.post("/api/games", json={"variant": "klondike", "seed": 4}).json()["id"]
+        first = me.post(f"/api/games/{mine}/hint")
+        chance = me.get(f"/api/games/{mine}/chance")
+        assert first.status_code == chance.status_code == 200, (first.text, chance.text)
+        wait_for(one_client, lambda: kept() == 2, "the hint and the chance kept")
+        jobs = other.state.advisor.jobs
+        again = her.post(f"/api/games/{hers}/hint")
+        assert again.status_code == 200 and again.json()["hint"] == first.json()["hint"]
+        again = her.get(f"/api/games/{hers}/chance")
+        assert again.status_code == 200 and again.json()["chance"] == chance.json()["chance"]
+        assert jobs.done == 0 and len(gatedhelp.started(gates, "hint")) == 1
+        # another deal (the same seen cards or not) is worked out afresh
+        fresh = her.post("/api/games", json={"variant": "klondike", "seed": 5}).json()["id"]
+        assert her.post(f"/api/games/{fresh}/hint").status_code == 200
+        assert jobs.done == 1 and len(gatedhelp.started(gates, "hint")) == 2
+        with store._reading() as conn:
+            text = json.dumps([tuple(r) for r in conn.execute("SELECT * FROM help_answers")])
+        assert mine not in text and hers not in text and str(me.token) not in text
+
+
+def test_a_shared_answer_reads_back_as_it_was_worked_out() -> None:
+    """Every field, unrounded; text that is not an answer of its kind reads as none."""
+    import kabale
+    from kabale.advisor import hint, win_chance
+    from kabale.server.advice import decode_answer, encode_answer
+
+    game = kabale.Game.new("klondike", seed=4)
+    found, chance = hint(game, "quick", 1), win_chance(game, seed=1, effort="quick")
+    assert decode_answer("hint", encode_answer(found)) == found
+    assert decode_answer("chance", encode_answer(chance)) == chance
+    for kind, text in (("hint", "{}"), ("hint", "not json"), ("chance", '{"value": 1}'),
+                       ("hint", encode_answer(chance)), ("coach", encode_answer(found))):
+        assert decode_answer(kind, text) is None, (kind, text)
+
+
+def test_a_bound_that_cannot_be_counted_answers_503_busy_not_a_crash(
+        two: tuple[Starlette, Starlette], monkeypatch: pytest.MonkeyPatch) -> None:
+    from kabale.storage.db import StorageError
+
+    def broken(*args: Any, **kwargs: Any) -> str:
+        raise StorageError("the game database cannot be used: disk I/O error")
+
+    one, _ = two
+    with served(one) as one_client:
+        a = Browser(one_client)
+        game = a.post("/api/games", json={"variant": "klondike", "seed": 4}).json()["id"]
+        monkeypatch.setattr(helpstate, "take_job", broken)
+        res = a.post(f"/api/games/{game}/hint")
+        assert res.status_code == 503 and res.json()["code"] == "busy", res.text
+        assert "disk I/O error" in res.json()["error"] and res.headers["Retry-After"] == "2"
+        assert in_flight(one) == 0

@@ -60,7 +60,7 @@ def test_a_version_2_file_is_upgraded_and_keeps_everything(tmp_path: Path) -> No
     assert not daily_was_shown(store, "klondike", "2026-01-02", player="p-someone")
     store.close()
     with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
         assert conn.execute("SELECT value FROM secrets").fetchone()[0] == b"\x00\xff"
     GameStore(path).close()  # opening again changes nothing
 
@@ -72,7 +72,7 @@ def test_a_newer_file_is_refused_and_left_as_it_is(tmp_path: Path) -> None:
         conn.execute("PRAGMA user_version=99")
     before = path.read_bytes()
     with pytest.raises(NewerSchemaError, match=r"schema version 99, newer than this kabale "
-                                               r"understands \(5\).*upgrade kabale"):
+                                               r"understands \(6\).*upgrade kabale"):
         GameStore(path)
     assert path.read_bytes() == before
 

@@ -306,7 +306,7 @@ def test_a_schema_3_database_is_upgraded_to_4_with_its_games(opener: Opener,
     with again._reading() as conn:
         version = (conn.execute("PRAGMA user_version") if type(again) is GameStore
                    else conn.execute("SELECT version FROM kabale_schema")).fetchone()[0]
-    assert version == SCHEMA_VERSION == 5
+    assert version == SCHEMA_VERSION == 6
     if type(again) is not GameStore:  # no disk flush for a bucket: a crash only refills them
         with again._reading() as conn:
             assert conn.execute("SELECT relpersistence FROM pg_class WHERE"
@@ -342,7 +342,7 @@ def test_a_schema_4_database_is_upgraded_to_5_with_its_games_and_limits(
     with again._reading() as conn:
         version = (conn.execute("PRAGMA user_version") if type(again) is GameStore
                    else conn.execute("SELECT version FROM kabale_schema")).fetchone()[0]
-    assert version == SCHEMA_VERSION == 5
+    assert version == SCHEMA_VERSION == 6
 
 
 def test_the_help_control_is_shared_by_every_process(opener: Opener) -> None:
@@ -391,3 +391,140 @@ def test_the_help_control_is_shared_by_every_process(opener: Opener) -> None:
     assert helpstate.forget_reviews(two, who) == 2
     assert helpstate.read_review(one, "g") is None
     assert helpstate.forget_old(one, now=100.0 + helpstate.MARKS_KEPT + 0.5) == 1
+
+
+def test_a_schema_5_database_is_upgraded_to_6_with_its_help_control(
+        opener: Opener, tmp_path: Path) -> None:
+    """A database as kabale of schema 5 left it (no jobs in flight table) is upgraded on
+    opening: its games, marks and reviews are kept, and the jobs' bound works on it."""
+    store = opener()
+    store.add("g", kabale.Game.new("klondike", seed=3), player="p-a")
+    helpstate.add_mark(store, helpstate.Mark("w", "g", None, "left", "moved", "o", 100.0))
+    assert helpstate.claim_review(store, "g", "w", 5, until=1e12)
+    if type(store) is GameStore:
+        import sqlite3
+
+        store.close()
+        with sqlite3.connect(tmp_path / "k.db") as conn:
+            conn.execute("DROP TABLE help_jobs")
+            conn.execute("DROP TABLE help_answers")
+            conn.execute("PRAGMA user_version=5")
+    else:
+        with store._tx() as conn:
+            conn.execute("DROP TABLE help_jobs")
+            conn.execute("DROP TABLE help_answers")
+            conn.execute("UPDATE kabale_schema SET version=5")
+    again = opener()
+    assert again.load("g", player="p-a").game.deal_id == "klondike#3"
+    assert [m.why for m in helpstate.marks_since(again, ["w"], 0.0)] == ["moved"]
+    assert helpstate.running_reviews(again, "w") == ["g"]
+    assert helpstate.take_job(again, "w", "j", "hint", "play", "g", "p", "o", 1e12, 3) == ""
+    assert helpstate.jobs_in_flight(again, "w") == 1
+    helpstate.keep_answer(again, "n", "hint", "{}", 1e12)
+    assert helpstate.read_answer(again, "n") == "{}"
+    with again._reading() as conn:
+        version = (conn.execute("PRAGMA user_version") if type(again) is GameStore
+                   else conn.execute("SELECT version FROM kabale_schema")).fetchone()[0]
+    assert version == SCHEMA_VERSION == 6
+
+
+def test_a_players_jobs_in_flight_are_bounded_in_every_process(opener: Opener) -> None:
+    """The bound per player counts the jobs of every process together; the same job asked
+    through two processes counts once; a row past its deadline counts for nothing."""
+    one, two = opener(), opener()
+
+    def take(store: GameStore, job: str, origin: str, kind: str = "hint", who: str = "w",
+             now: float = 10.0, kind_most: int | None = None, expires: float = 100.0
+             ) -> str:
+        lane = "review" if kind == "review" else "play"
+        return helpstate.take_job(store, who, job, kind, lane, "g", "p1", origin,
+                                  expires=expires, most=3, most_of_kind=kind_most, now=now)
+
+    assert take(one, "j1", "A") == ""
+    assert take(two, "j2", "B") == ""
+    assert take(two, "j1", "B") == ""  # j1 again, through B: the same job
+    assert helpstate.jobs_in_flight(one, "w", now=10.0) == 2
+    assert take(one, "r1", "A", "review", kind_most=1) == ""
+    assert take(two, "j3", "B") == "all"  # j1, j2, r1 in flight
+    assert take(two, "j1", "B") == ""  # one already counted is not refused
+    assert take(two, "j3", "B", who="x") == ""  # another player's bound is their own
+    helpstate.job_over(two, "w", "j2", "B")
+    assert take(one, "r2", "A", "review", kind_most=1) == "kind"  # one review at a time
+    assert take(one, "j3", "A") == ""
+    assert take(two, "j4", "B") == "all"
+    # j1 ends in A, but B still runs it: still counted
+    helpstate.job_over(one, "w", "j1", "A")
+    assert take(two, "j4", "B") == "all"
+    helpstate.job_over(two, "w", "j1", "B")
+    assert take(two, "j4", "B") == ""
+    # a killed process's rows count until their deadline, then for nothing, and are swept
+    assert take(two, "j5", "B", now=99.0) == "all"
+    assert take(two, "j5", "B", now=100.5, expires=200.0) == ""
+    assert helpstate.jobs_in_flight(one, "w", now=100.5) == 1
+    assert helpstate.forget_old(one, now=100.5) >= 1
+    with one._reading() as conn:
+        left = conn.execute("SELECT who, job FROM help_jobs ORDER BY who, job").fetchall()
+    assert [tuple(row) for row in left] == [("w", "j5")]
+
+
+def test_a_mark_frees_the_bound_of_the_jobs_it_stops(opener: Opener) -> None:
+    """A cancellation mark deletes the rows of the jobs it stops, whichever process runs
+    them: ``left`` a game's other positions (or all), ``started`` the player's help in play
+    and reviews of other games, ``gone`` everything of the player's."""
+    one, two = opener(), opener()
+    rows = [("h1", "hint", "play", "g1", "p1"), ("h2", "hint", "play", "g1", "p2"),
+            ("c1", "chance", "play", "g2", "p1"), ("r1", "review", "review", "g3", "p9"),
+            ("m1", "postmortem", "heavy", "g4", "p9")]
+    for job, kind, lane, game, pos in rows:
+        assert helpstate.take_job(one, "w", job, kind, lane, game, pos, "A", 1e12, 9) == ""
+    helpstate.take_job(one, "x", "h1", "hint", "play", "g1", "p2", "A", 1e12, 9)
+
+    def jobs(who: str = "w") -> set[str]:
+        with one._reading() as conn:
+            return {r[0] for r in conn.execute("SELECT job FROM help_jobs WHERE who=?",
+                                               (who,))}
+
+    def mark(scope: str, game: str = "", pos: str | None = None) -> int:
+        return helpstate.marked_jobs_over(
+            two, helpstate.Mark("w", game, pos, scope, "why", "B", 1.0), ("play", "review"))
+
+    assert mark("left", "g1", "p2") == 1 and jobs() == {"h2", "c1", "r1", "m1"}
+    assert mark("started", "g1") == 2 and jobs() == {"h2", "m1"}
+    assert mark("left", "g4", None) == 1 and jobs() == {"h2"}
+    assert mark("gone") == 1 and jobs() == set() and jobs("x") == {"h1"}
+
+
+def test_a_players_bound_holds_when_processes_ask_at_once(opener: Opener) -> None:
+    """The count and the write are one transaction: four processes asking at once for
+    eight different jobs of one player get exactly three counted."""
+    import threading
+
+    stores = [opener() for _ in range(4)]
+    barrier = threading.Barrier(8)
+    answers: list[str] = []
+
+    def ask(i: int) -> None:
+        barrier.wait()
+        answers.append(helpstate.take_job(stores[i % 4], "w", f"j{i}", "hint", "play", "g",
+                                          "p", f"origin{i % 4}", 1e12, 3))
+
+    threads = [threading.Thread(target=ask, args=(i,)) for i in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(answers) == ["", "", "", "all", "all", "all", "all", "all"]
+    assert helpstate.jobs_in_flight(stores[0], "w") == 3
+
+
+def test_answers_are_kept_for_every_process_until_they_expire(opener: Opener) -> None:
+    one, two = opener(), opener()
+    helpstate.keep_answer(one, "n1", "hint", '{"move": "3>f"}', expires=100.0)
+    assert helpstate.read_answer(two, "n1", now=99.0) == '{"move": "3>f"}'
+    assert helpstate.read_answer(two, "n2", now=99.0) is None
+    helpstate.keep_answer(two, "n1", "hint", '{"move": "1>f"}', expires=200.0)  # again
+    assert helpstate.read_answer(one, "n1", now=150.0) == '{"move": "1>f"}'
+    assert helpstate.read_answer(one, "n1", now=200.5) is None
+    assert helpstate.forget_old(one, now=200.5) == 1
+    helpstate.keep_answer(two, "n1", "hint", "{}", expires=300.0)  # kept again after
+    assert helpstate.read_answer(one, "n1", now=250.0) == "{}"

@@ -21,17 +21,21 @@ post-mortem, which the caller asks for only once the game is over. Each answer d
 has a seed fixed by what the player has seen (``view_key``: never the game's id or a
 hidden card), so asking twice gives the same answer, and two players of one deal who have
 seen the same get the same answer from one cache entry (the first position of a daily
-deal); the entry is never shared between deals (``deal_key``).
+deal); the entry is never shared between deals (``deal_key``). With ``answers`` (the help
+control shared by the web processes of one database, server.helpshare), the hints and win
+chances are kept there too, and a process answers from it what another worked out.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
+import json
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from kabale.advisor import Bot, Chance, Effort, Hint, PostMortem, hint, postmortem, win_chance
 from kabale.advisor.effort import LEVELS, effort_for
@@ -63,6 +67,9 @@ __all__ = ["Advisor", "BusyError", "JobCancelledError", "JobLostError", "JobTime
 
 T = TypeVar("T")
 CACHE_SIZE = 512
+#: the kinds of help whose answers every web process of a database shares (``answers``),
+#: with what they are read back as
+SHARED_KINDS: Mapping[str, type[Hint] | type[Chance]] = {"hint": Hint, "chance": Chance}
 #: the bound on jobs in flight in each lane on Dask (the site's workers, not this machine's)
 DASK_QUEUE = 64
 #: bots kept for games whose demo runs, in each worker (each follows its plan from one move
@@ -143,6 +150,35 @@ def position_seed(game: Game) -> int:
     return int(view_key(game)[:16], 16)
 
 
+class SharedAnswers(Protocol):
+    """Answers kept for every web process of a database (server.helpshare.HelpControl):
+    ``answer`` the JSON kept under a key (None: none), ``keep_answer`` keeps one."""
+
+    async def answer(self, key: Hashable) -> str | None: ...
+
+    def keep_answer(self, key: Hashable, kind: str, answer: str) -> None: ...
+
+
+def encode_answer(value: Hint | Chance) -> str:
+    """A hint or a chance as the JSON the shared answers keep: every field, unrounded."""
+    return json.dumps(dataclasses.asdict(value))
+
+
+def decode_answer(kind: str, text: str) -> Hint | Chance | None:
+    """The hint or chance ``encode_answer`` made; None for text that is not one (the help
+    is then worked out again)."""
+    try:
+        fields = json.loads(text)
+        if kind == "hint":
+            fields["moves"] = [(str(move), float(chance)) for move, chance in fields["moves"]]
+            return Hint(**fields)
+        if kind == "chance":
+            return Chance(**fields)
+    except (TypeError, ValueError, KeyError):
+        return None
+    return None
+
+
 @dataclass
 class _Demo:
     """The bot playing one game: its own copy of the game, kept in step with the real one,
@@ -175,6 +211,8 @@ class Advisor:
         self.jobs = JobService(self.backend, limits)
         self.limit = limits["play"]
         self._cache: OrderedDict[Hashable, Any] = OrderedDict()
+        #: the answers shared by the web processes of the database, if they are
+        self.answers: SharedAnswers | None = None
         self._bots_thinking: set[str] = set()
         # chosen deals found ahead, one per (variant, grade), and the kinds being looked for
         self._stash: dict[tuple[str, str | None], tuple[int, DealInfo]] = {}
@@ -240,12 +278,24 @@ class Advisor:
             self._cache.move_to_end(key)
             found: T = self._cache[key]
             return found
+        shared = self.answers if kind in SHARED_KINDS else None
+        if shared is not None:
+            text = await shared.answer(key)
+            kept = None if text is None else decode_answer(kind, text)
+            if kept is not None:
+                self._keep(key, kept)
+                return kept  # type: ignore[return-value]
         value = await self.jobs.run(kind, fn, *args, seconds=CAP_SECONDS[kind], owner=owner,
                                     key=key)
+        self._keep(key, value)
+        if shared is not None and isinstance(value, SHARED_KINDS[kind]):
+            shared.keep_answer(key, kind, encode_answer(value))
+        return value
+
+    def _keep(self, key: Hashable, value: Any) -> None:
         self._cache[key] = value
         while len(self._cache) > CACHE_SIZE:
             self._cache.popitem(last=False)
-        return value
 
     def _seen(self, kind: str, game: Game) -> tuple[str, str, str, str]:
         """The cache key of a job worked out from the player's view: its kind, what the
@@ -301,6 +351,17 @@ class Advisor:
         owner = Owner(player, game_id, position_key(copy))
         job = self.jobs.start("review", _review, copy, self.level(copy), position_seed(copy),
                               seconds=CAP_SECONDS["review"], owner=owner, progress=progress)
+        return job, owner
+
+    async def begin_review(self, game_id: str, game: Game, player: str, progress: Progress
+                           ) -> tuple[Job, Owner]:
+        """:meth:`start_review`, with the player's bound counted in every web process of
+        the database when the help's control is shared (JobService.begin)."""
+        copy = game.copy()
+        owner = Owner(player, game_id, position_key(copy))
+        job = await self.jobs.begin("review", _review, copy, self.level(copy),
+                                    position_seed(copy), seconds=CAP_SECONDS["review"],
+                                    owner=owner, progress=progress)
         return job, owner
 
     async def chosen_deal(self, variant: Variant, grade: str | None) -> tuple[int, DealInfo]:

@@ -428,6 +428,7 @@ def create_app(db_path: str, effort: EffortSetting = "quick",
 
         app.state.help_control = HelpControl(store)
         app.state.help_control.attach(advisor.jobs)
+        advisor.answers = app.state.help_control
     # Made on the first start and kept in the database (storage.secret): the daily deals.
     # A database that cannot be written now is tried again by the first daily request.
     try:

@@ -16,6 +16,17 @@ is asked to stop reaches them so:
   made since those jobs were asked, and stops the jobs they name as it would stop its own
   (its local worker killed, its Dask future cancelled).
 
+A player's jobs in flight are counted in every process together (``help_jobs``): a job
+that no process counts for the player yet is counted before it starts (:meth:`HelpControl
+.admit`, one transaction: 429 ``too_many`` past the bound, as in one process), its row
+deleted when the player no longer waits for it here, or by a mark that stops it; a
+process killed leaves rows that count until the job's deadline. A job asked through two
+processes (the same key: the same help at the same seen position) is counted once.
+
+The answers of hints and win chances (the same for every player at one seen position of
+one deal) are kept in the database (``help_answers``) as well as in each process's own
+cache: asked through another process, they are read there instead of worked out again.
+
 A review's progress, result or failure is written to its row as it comes, so a poll
 answered by any process reads it, and keeps it going (``asked``). The process running a
 review cancels it after ``LEASE`` seconds without a poll through any process.
@@ -25,14 +36,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import hmac
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from kabale.server.jobservice import Job, JobService, Owner
+from kabale.server.jobs import BusyError
+from kabale.server.jobservice import STARTED_LANES, Job, JobService, Owner, too_many
 from kabale.storage import helpstate
 from kabale.storage.db import GameStore, StorageError
 from kabale.storage.helpstate import Mark
@@ -87,6 +101,14 @@ class HelpControl:
                 self._names.clear()
         return found
 
+    def job_name(self, name: Hashable) -> str:
+        """A job's name (its key, or its id) in the shared tables: a keyed digest, the same
+        in every process for the same key (a key is a tuple of text: its repr is)."""
+        if self._secret is None:
+            self._secret = server_secret(self.store, "help")
+        return hmac.new(self._secret, f"job\0{name!r}".encode(), hashlib.sha256
+                        ).hexdigest()[:32]
+
     # ------------------------------------------------------------------ the thread
 
     async def call(self, fn: Callable[..., T], *args: Any) -> T:
@@ -121,6 +143,48 @@ class HelpControl:
     def released(self, owner: Owner, until: float) -> None:
         """No job here is owned for the owner's game any more."""
         self._later(helpstate.help_over, self.store, owner.game_id, until)
+
+    async def admit(self, owner: Owner, kind: str, lane: str, name: Hashable,
+                    until: float, most: int, most_of_kind: int | None) -> None:
+        """Count the job ``name`` of ``kind`` as one of the owner's player's jobs in flight in
+        every process (storage.helpstate.take_job) until ``until``: TooManyJobsError past
+        ``most`` in all or ``most_of_kind`` of its kind, BusyError (503, with the reason)
+        when the database cannot be used."""
+        def take() -> str:
+            return helpstate.take_job(
+                self.store, self.who(owner.player), self.job_name(name), kind, lane,
+                owner.game_id, helpstate.position_digest(owner.position), self.origin,
+                until, most, most_of_kind)
+
+        try:
+            over = await self.call(take)
+        except StorageError as exc:
+            raise BusyError(f"the help's bounds cannot be counted: {exc}") from None
+        if over:
+            raise too_many(most, kind, most_of_kind if over == "kind" else None)
+
+    def freed(self, owner: Owner, name: Hashable) -> None:
+        """The owner's player no longer waits for the job ``name`` here."""
+        self._later(lambda: helpstate.job_over(self.store, self.who(owner.player),
+                                               self.job_name(name), self.origin))
+
+    # ------------------------------------------------------------------ answers
+
+    async def answer(self, key: Hashable) -> str | None:
+        """The answer (JSON) another process kept under ``key`` (server.advice), None when
+        there is none or the database cannot be read (logged: the help is worked out)."""
+        try:
+            return await self.call(lambda: helpstate.read_answer(self.store,
+                                                                 self.job_name(key)))
+        except StorageError as exc:
+            log.warning("help control: %s", exc)
+            return None
+
+    def keep_answer(self, key: Hashable, kind: str, answer: str) -> None:
+        """Keep ``answer`` (JSON) under ``key`` for every process, ANSWERS_KEPT seconds."""
+        self._later(lambda: helpstate.keep_answer(self.store, self.job_name(key), kind,
+                                                  answer,
+                                                  time.time() + helpstate.ANSWERS_KEPT))
 
     async def _watch(self) -> None:
         """Read the marks of the players of the jobs in flight every ``poll`` seconds, and
@@ -168,8 +232,7 @@ class HelpControl:
             if mark.scope == "gone":
                 return True
             if mark.scope == "started":
-                return (job.lane == "play" or job.kind == "review") \
-                    and owner.game_id != mark.game
+                return job.lane in STARTED_LANES and owner.game_id != mark.game
             return owner.game_id == mark.game and (
                 mark.position is None
                 or helpstate.position_digest(owner.position) != mark.position)
@@ -182,16 +245,18 @@ class HelpControl:
                    position: str | None = None, why: str = "") -> None:
         """Tell every other process to stop the help ``scope`` names (storage.helpstate):
         ``left`` ``game_id`` for ``position`` (None: every position), ``started``
-        ``game_id``, or ``gone``. Written before it returns; a database that cannot be used
-        is logged, not raised."""
+        ``game_id``, or ``gone``; the jobs it stops count no more against the player's
+        bound (storage.helpstate.marked_jobs_over). Written before it returns; a database
+        that cannot be used is logged, not raised."""
         if not player:
             return
         stamp = time.time()
 
         def write() -> None:
             digest = None if position is None else helpstate.position_digest(position)
-            helpstate.add_mark(self.store, Mark(self.who(player), game_id, digest, scope,
-                                                why, self.origin, stamp))
+            mark = Mark(self.who(player), game_id, digest, scope, why, self.origin, stamp)
+            helpstate.add_mark(self.store, mark)
+            helpstate.marked_jobs_over(self.store, mark, STARTED_LANES)
             self._sweep()
 
         try:

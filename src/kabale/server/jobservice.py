@@ -42,7 +42,10 @@ Fairness and limits, the same on both engines (this module, not the engine):
   those nobody else owns are cancelled;
 - with a :class:`Control` (server.helpshare: several web processes on one database), each
   owner asked and released is told to it, and it cancels here what another process was
-  asked to cancel (:meth:`JobService.owned`, :meth:`JobService.drop`).
+  asked to cancel (:meth:`JobService.owned`, :meth:`JobService.drop`); a job asked with
+  :meth:`JobService.begin` (as :meth:`JobService.run` does) is first counted against the
+  player's bound in every process together (``Control.admit``), and told over
+  (``Control.freed``) when the player no longer waits for it here.
 
 A job may report its progress (a review's positions): its function is called with a
 ``progress(done, total)`` keyword argument, whose calls reach the job's ``progress`` in the
@@ -81,6 +84,9 @@ PRIORITY: Mapping[str, int] = {"hint": 10, "chance": 10, "bot": 10, "coach": 10,
 #: the lane of each kind of job (the local engine's worker processes; a bound on Dask)
 LANES: Mapping[str, str] = {"hint": "play", "chance": "play", "bot": "play",
                             "coach": "play", "review": "review"}
+#: the lanes whose jobs a new game stops for the player's other games (the help in play
+#: and the reviews; not the post-mortems and searches of the heavy lane)
+STARTED_LANES = ("play", "review")
 #: kinds of which a player may have fewer jobs in flight than ``per_player``
 PER_PLAYER_KIND: Mapping[str, int] = {"review": 1}
 #: the niceness of the local review lane's worker: on a busy machine a review yields the CPU
@@ -163,14 +169,38 @@ class Job:
     until: float = 0.0
 
 
+def too_many(per_player: int, kind: str, most: int | None = None) -> TooManyJobsError:
+    """The refusal of a job past the player's bound: ``per_player`` jobs in all, or
+    ``most`` of ``kind`` when given."""
+    if most is None:
+        return TooManyJobsError(f"you have {per_player} requests for help being worked out;"
+                                " wait for one, or cancel one")
+    return TooManyJobsError(f"you have {most} {kind} job(s) being worked out; wait for it, "
+                            "or cancel it")
+
+
+def _name(job: Job) -> Hashable:
+    """What names ``job`` for a Control: its key (the same job in every process), else its
+    id."""
+    return job.key if job.key is not None else job.id
+
+
 class Control(Protocol):
     """What a job service tells the processes it shares its players with
     (server.helpshare.HelpControl): an owner asked for a job (until its deadline, a time
-    stamp), and the last job of an owner's game in this service was let go."""
+    stamp), and the last job of an owner's game in this service was let go; ``admit``
+    counts a job named ``name`` (its key, or its id) against the owner's bound in every
+    process, raising TooManyJobsError past it (or BusyError when it cannot count), and
+    ``freed`` says that the owner's player no longer waits for it here."""
 
     def asked(self, owner: Owner, until: float) -> None: ...
 
     def released(self, owner: Owner, until: float) -> None: ...
+
+    async def admit(self, owner: Owner, kind: str, lane: str, name: Hashable,
+                    until: float, most: int, most_of_kind: int | None) -> None: ...
+
+    def freed(self, owner: Owner, name: Hashable) -> None: ...
 
 
 class Backend(Protocol):
@@ -359,20 +389,53 @@ class JobService:
         background job); a job in flight under ``key`` is shared. Raises what the module
         docstring says, and JobCancelledError when the job was cancelled. With
         ``progress``, ``fn`` gets a ``progress`` keyword argument (module docstring)."""
-        job = self.start(kind, fn, *args, seconds=seconds, owner=owner, key=key,
-                         affinity=affinity, progress=progress)
+        job = await self.begin(kind, fn, *args, seconds=seconds, owner=owner, key=key,
+                               affinity=affinity, progress=progress)
         result: T = await self.wait(job, owner)
         return result
 
+    async def begin(self, kind: str, fn: Callable[..., Any], *args: Any, seconds: float,
+                    owner: Owner | None = None, key: Hashable | None = None,
+                    affinity: str | None = None, progress: Progress | None = None) -> Job:
+        """:meth:`start`, and with a control (several web processes on one database) a job
+        this service does not already count for the owner's player is first counted in
+        every process together (``Control.admit``: one round trip to the database), so the
+        bound per player holds across processes. Without a control it is :meth:`start`,
+        with nothing more."""
+        control = self.control
+        if control is None or owner is None:
+            return self.start(kind, fn, *args, seconds=seconds, owner=owner, key=key,
+                              affinity=affinity, progress=progress)
+        known = self._shared.get(key) if key is not None else None
+        if known is not None and any(o.player == owner.player for o in known.owners):
+            return self.start(kind, fn, *args, seconds=seconds, owner=owner, key=key,
+                              affinity=affinity, progress=progress)
+        lane = LANES.get(kind, "heavy")
+        self._check(kind, lane, owner)  # refused here first: no round trip for it
+        job_id = secrets.token_hex(8)
+        name = key if key is not None else job_id
+        until = time.time() + seconds  # the most it is waited for, whichever job answers
+        await control.admit(owner, kind, lane, name, until, self.per_player,
+                            PER_PLAYER_KIND.get(kind))
+        try:
+            return self.start(kind, fn, *args, seconds=seconds, owner=owner, key=key,
+                              affinity=affinity, progress=progress, job_id=job_id,
+                              until=until)
+        except BaseException:
+            control.freed(owner, name)
+            raise
+
     def start(self, kind: str, fn: Callable[..., Any], *args: Any, seconds: float,
               owner: Owner | None = None, key: Hashable | None = None,
-              affinity: str | None = None, progress: Progress | None = None) -> Job:
+              affinity: str | None = None, progress: Progress | None = None,
+              job_id: str | None = None, until: float | None = None) -> Job:
         """Start ``fn(*args)`` as a job (or find the one in flight under ``key``), owned by
         ``owner``; refusals (TooManyJobsError, BusyError) are raised here, at once. The
-        caller must then :meth:`wait` for it with the same ``owner``."""
+        caller must then :meth:`wait` for it with the same ``owner``. ``job_id`` and
+        ``until`` (a time stamp) name a new job and its deadline (:meth:`begin`)."""
         job = self._shared.get(key) if key is not None else None
         if job is None:
-            job = self._start(kind, fn, args, seconds, owner, key, affinity)
+            job = self._start(kind, fn, args, seconds, owner, key, affinity, job_id, until)
             job.progress = progress
         if owner is not None:
             job.owners[owner] = job.owners.get(owner, 0) + 1
@@ -418,28 +481,34 @@ class JobService:
 
     def _start(self, kind: str, fn: Callable[..., Any], args: tuple[Any, ...],
                seconds: float, owner: Owner | None, key: Hashable | None,
-               affinity: str | None) -> Job:
+               affinity: str | None, job_id: str | None = None,
+               until: float | None = None) -> Job:
         lane = LANES.get(kind, "heavy")
-        if owner is not None and self.in_flight(owner.player) >= self.per_player:
-            raise TooManyJobsError(f"you have {self.per_player} requests for help being "
-                                   "worked out; wait for one, or cancel one")
-        most = PER_PLAYER_KIND.get(kind)
-        if owner is not None and most is not None \
-                and self.in_flight(owner.player, kind) >= most:
-            raise TooManyJobsError(f"you have {most} {kind} job(s) being worked out; wait "
-                                   "for it, or cancel it")
-        if self.lane_jobs(lane) >= self.limits.get(lane, 1):
-            raise BusyError(f"the advisor is busy ({self.lane_jobs(lane)} requests are "
-                            "waiting for it); ask again in a moment")
-        job = Job(secrets.token_hex(8), kind, fn, args, seconds, PRIORITY.get(kind, 0),
-                  lane, key, affinity, background=owner is None,
-                  deadline=time.monotonic() + seconds, until=time.time() + seconds)
+        self._check(kind, lane, owner)
+        now = time.time()
+        until = now + seconds if until is None else until
+        job = Job(job_id or secrets.token_hex(8), kind, fn, args, seconds,
+                  PRIORITY.get(kind, 0), lane, key, affinity, background=owner is None,
+                  deadline=time.monotonic() + (until - now), until=until)
         self._jobs[job.id] = job
         if key is not None:
             self._shared[key] = job
         job.task = asyncio.get_running_loop().create_task(self._drive(job))
         job.task.add_done_callback(lambda _: self._forget(job))
         return job
+
+    def _check(self, kind: str, lane: str, owner: Owner | None) -> None:
+        """Refuse a new job of ``kind`` for ``owner`` past their bound in this service
+        (TooManyJobsError) or past ``lane``'s (BusyError)."""
+        if owner is not None and self.in_flight(owner.player) >= self.per_player:
+            raise too_many(self.per_player, kind)
+        most = PER_PLAYER_KIND.get(kind)
+        if owner is not None and most is not None \
+                and self.in_flight(owner.player, kind) >= most:
+            raise too_many(self.per_player, kind, most)
+        if self.lane_jobs(lane) >= self.limits.get(lane, 1):
+            raise BusyError(f"the advisor is busy ({self.lane_jobs(lane)} requests are "
+                            "waiting for it); ask again in a moment")
 
     async def _drive(self, job: Job) -> Any:
         """Run the job on the backend: once more if its worker died and time is left."""
@@ -473,12 +542,18 @@ class JobService:
     # ------------------------------------------------------------------ leaving
 
     def _let_go(self, job: Job, owner: Owner) -> None:
-        """``owner`` no longer owns ``job``: the control is told when no job here is
-        owned for the owner's game any more."""
+        """``owner`` no longer owns ``job``: the control is told when the owner's player
+        waits here for no job of its name any more (``freed``), and when no job here is
+        owned for the owner's game any more (``released``)."""
         job.since.pop(owner, None)
-        if self.control is not None and not any(
-                o.player == owner.player and o.game_id == owner.game_id
-                for other in self._jobs.values() for o in other.owners):
+        if self.control is None:
+            return
+        name = _name(job)
+        if not any(o.player == owner.player for other in (job, *self._jobs.values())
+                   if _name(other) == name for o in other.owners):
+            self.control.freed(owner, name)
+        if not any(o.player == owner.player and o.game_id == owner.game_id
+                   for other in self._jobs.values() for o in other.owners):
             self.control.released(owner, job.until)
 
     def _disown(self, job: Job, owner: Owner, why: str) -> None:
@@ -505,7 +580,7 @@ class JobService:
         """The player started ``game_id``: the help for their games in play (hints,
         chances, bot moves) and the reviews of their other games are cancelled. Returns how
         many jobs were cancelled."""
-        return self.drop(lambda job, owner: (job.lane == "play" or job.kind == "review")
+        return self.drop(lambda job, owner: job.lane in STARTED_LANES
                           and owner.player == player and owner.game_id != game_id,
                           "a new game was started")
 

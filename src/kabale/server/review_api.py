@@ -151,8 +151,8 @@ class Reviews:
             if earlier.player == player and earlier.running and other != game_id:
                 advisor.jobs.left(player, other, None, why)
         try:
-            job, owner = advisor.start_review(game_id, game, player,
-                                              self._progress(game_id, record))
+            job, owner = await advisor.begin_review(game_id, game, player,
+                                                    self._progress(game_id, record))
         except KabaleError as exc:
             answer = refusal(exc)
             if control is not None:

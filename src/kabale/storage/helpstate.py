@@ -4,7 +4,7 @@ PostgreSQL database) stops the help another one started, and reads the reviews a
 runs. No process calls another: each writes here what it decides and reads what the others
 wrote (server.helpshare).
 
-Three things, of schema 5 (storage.migrate):
+Five things, of schemas 5 and 6 (storage.migrate):
 
 - ``games.help_until``: until when help may be in flight for a game (the latest deadline
   of a job asked for it; 0 once the process that ran it has none left). Every game request
@@ -21,6 +21,18 @@ Three things, of schema 5 (storage.migrate):
   its code once failed, when a page last asked about it (``asked``) and until when the
   process running it may take (``until``: a running row past it is a review whose process
   stopped).
+- ``help_jobs`` (schema 6): each player's jobs in flight, one row per job and process
+  (``who``, ``job``: a keyed digest of the job's key, so a job asked through two processes
+  is one job; ``origin``; its kind, lane, game and position digest; ``expires``: the job's
+  deadline). :func:`take_job` counts the player's jobs and adds one in one transaction, so
+  the bound per player holds across processes; a process deletes its row when the player
+  no longer waits for the job (:func:`job_over`), a cancellation mark deletes the rows of
+  the jobs it stops (:func:`marked_jobs_over`), and a row past ``expires`` (its process
+  killed) counts for nothing and is swept.
+- ``help_answers`` (schema 6): the answers of the kinds of help that are the same for
+  everyone at one seen position of one deal (hints, win chances), by a keyed digest of
+  their key (``name``), as JSON, kept ``ANSWERS_KEPT`` seconds: a process answers from here
+  what another one worked out.
 
 A player is named by ``who``: an HMAC of the player's id under a secret of the database
 (storage.secret, ``help``), as the rate limits name theirs; no token is written. Nothing
@@ -48,7 +60,12 @@ if TYPE_CHECKING:
 MARKS_KEPT = 600.0
 #: seconds a finished review (done or failed) is kept after its last change
 REVIEWS_KEPT = 3600.0
+#: seconds a shared answer is kept after it was worked out
+ANSWERS_KEPT = 3600.0
 SCOPES = ("left", "started", "gone")
+#: the first key of PostgreSQL's advisory locks (two int4 keys) that put the requests of one
+#: player for a job in order, the second a number of the player's ``who``
+JOBS_LOCK = 0x6B61_6A62
 
 
 @dataclass(frozen=True)
@@ -124,11 +141,14 @@ def marks_since(store: GameStore, whos: Sequence[str], since: float,
 
 
 def forget_old(store: GameStore, now: float | None = None) -> int:
-    """Delete the marks older than MARKS_KEPT and the finished reviews (or those of a
-    stopped process) older than REVIEWS_KEPT; returns how many rows."""
+    """Delete the marks older than MARKS_KEPT, the jobs in flight past their deadline, the
+    answers past theirs, and the finished reviews (or those of a stopped process) older
+    than REVIEWS_KEPT; returns how many rows."""
     now = time.time() if now is None else now
     with store._reading() as conn:
         gone = conn.execute("DELETE FROM help_marks WHERE stamp<?", (now - MARKS_KEPT,)).rowcount
+        gone += conn.execute("DELETE FROM help_jobs WHERE expires<?", (now,)).rowcount
+        gone += conn.execute("DELETE FROM help_answers WHERE expires<?", (now,)).rowcount
         gone += conn.execute("DELETE FROM help_reviews WHERE updated<? AND"
                              " (state<>'running' OR until<?)",
                              (now - REVIEWS_KEPT, now)).rowcount
@@ -223,3 +243,96 @@ def forget_reviews(store: GameStore, who: str) -> int:
     with store._reading() as conn:
         removed: int = conn.execute("DELETE FROM help_reviews WHERE who=?", (who,)).rowcount
     return removed
+
+
+# -------------------------------------------------------------------------------- jobs
+
+def take_job(store: GameStore, who: str, job: str, kind: str, lane: str, game: str,
+             pos: str, origin: str, expires: float, most: int,
+             most_of_kind: int | None = None, now: float | None = None) -> str:
+    """Count ``job`` (a job of ``kind`` in ``lane``, for ``game`` at position digest
+    ``pos``, until ``expires``) as one of ``who``'s jobs in flight, asked through the
+    process ``origin``, unless ``who`` has ``most`` other jobs in flight, or
+    ``most_of_kind`` of its kind, in every process together (rows past their ``expires``
+    count for nothing). A job already counted (the same ``job`` through any process) is
+    not counted twice. The count and the write are one transaction, in order with every
+    other process's (SQLite's write lock; on PostgreSQL an advisory lock of the player).
+    Returns "" when counted, else "all" or "kind": the bound it would pass."""
+    now = time.time() if now is None else now
+    with store._tx() as conn:
+        if store.remote:
+            number = int.from_bytes(hashlib.sha256(who.encode()).digest()[:4], "big",
+                                    signed=True)
+            conn.execute("SELECT pg_advisory_xact_lock(CAST(? AS integer),"
+                         " CAST(? AS integer))", (JOBS_LOCK, number))
+        rows = conn.execute("SELECT DISTINCT job, kind FROM help_jobs WHERE who=? AND job<>?"
+                            " AND expires>=?", (who, job, now)).fetchall()
+        if len(rows) >= most:
+            return "all"
+        if most_of_kind is not None and sum(str(r[1]) == kind for r in rows) >= most_of_kind:
+            return "kind"
+        conn.execute("INSERT INTO help_jobs (who, job, origin, kind, lane, game, pos, expires)"
+                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (who, job, origin) DO"
+                     " UPDATE SET expires=excluded.expires, game=excluded.game,"
+                     " pos=excluded.pos",
+                     (who, job, origin, kind, lane, game, pos, expires))
+    return ""
+
+
+def job_over(store: GameStore, who: str, job: str, origin: str) -> None:
+    """``who`` no longer waits for ``job`` in the process ``origin``."""
+    with store._reading() as conn:
+        conn.execute("DELETE FROM help_jobs WHERE who=? AND job=? AND origin=?",
+                     (who, job, origin))
+
+
+def jobs_in_flight(store: GameStore, who: str, now: float | None = None) -> int:
+    """How many jobs ``who`` has in flight in every process together."""
+    now = time.time() if now is None else now
+    with store._reading() as conn:
+        row = conn.execute("SELECT COUNT(DISTINCT job) FROM help_jobs WHERE who=? AND"
+                           " expires>=?", (who, now)).fetchone()
+    return int(row[0])
+
+
+def marked_jobs_over(store: GameStore, mark: Mark, lanes: Sequence[str]) -> int:
+    """Delete the rows of the jobs ``mark`` stops (server.helpshare.HelpControl.apply says
+    which: ``left`` its game's at other positions than its own, or at every one; ``started``
+    those in ``lanes`` of the player's other games; ``gone`` all of the player's), in every
+    process: they count for nothing from now on, though their process stops them within
+    its next read of the marks. Returns how many rows."""
+    with store._reading() as conn:
+        if mark.scope == "gone":
+            cursor = conn.execute("DELETE FROM help_jobs WHERE who=?", (mark.who,))
+        elif mark.scope == "started":
+            names = ", ".join("?" for _ in lanes)
+            cursor = conn.execute(f"DELETE FROM help_jobs WHERE who=? AND game<>? AND lane IN"
+                                  f" ({names})", (mark.who, mark.game, *lanes))
+        elif mark.position is None:
+            cursor = conn.execute("DELETE FROM help_jobs WHERE who=? AND game=?",
+                                  (mark.who, mark.game))
+        else:
+            cursor = conn.execute("DELETE FROM help_jobs WHERE who=? AND game=? AND pos<>?",
+                                  (mark.who, mark.game, mark.position))
+        removed: int = cursor.rowcount
+    return removed
+
+
+# -------------------------------------------------------------------------------- answers
+
+def keep_answer(store: GameStore, name: str, kind: str, answer: str, expires: float) -> None:
+    """Keep the answer ``answer`` (JSON) of the help named ``name`` (of ``kind``) until
+    ``expires`` for every process."""
+    with store._reading() as conn:
+        conn.execute("INSERT INTO help_answers (name, kind, answer, expires) VALUES"
+                     " (?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET answer=excluded.answer,"
+                     " expires=excluded.expires", (name, kind, answer, expires))
+
+
+def read_answer(store: GameStore, name: str, now: float | None = None) -> str | None:
+    """The answer kept under ``name`` (JSON), None when none is (or it expired)."""
+    now = time.time() if now is None else now
+    with store._reading() as conn:
+        row = conn.execute("SELECT answer FROM help_answers WHERE name=? AND expires>=?",
+                           (name, now)).fetchone()
+    return None if row is None else str(row[0])

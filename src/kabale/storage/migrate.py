@@ -22,6 +22,9 @@ Versions:
 5. help shared by every server process (storage.helpstate): ``games.help_until`` (until when
    help may be in flight for a game), ``help_marks`` (the cancellations of help) and
    ``help_reviews`` (the reviews of finished games: progress, result, failure).
+6. ``help_jobs``: each player's help jobs in flight in every server process (storage
+   .helpstate), so that their bound per player is counted across processes; and
+   ``help_answers``: the answers of hints and win chances, read by every server process.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ __all__ = ["upgrade", "PLAYER_TABLES"]
 
 #: the schema this kabale writes; a file of an older one is upgraded on opening (storage
 #: .migrate), a file of a newer one refused (another kabale made it)
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 #: the player of `kabale play`: one person at one machine, every game theirs
 LOCAL_PLAYER = "local"
 #: the rate limits' table (storage.limits) of schema 4, in the SQL that both SQLite and
@@ -57,6 +60,18 @@ HELP_TABLES = (
     " error TEXT, code TEXT, asked REAL NOT NULL, until REAL NOT NULL,"
     " updated REAL NOT NULL)",
     "CREATE INDEX IF NOT EXISTS help_reviews_who ON help_reviews (who)",
+)
+#: the tables of schema 6 (storage.helpstate): the players' jobs in flight, one row per job
+#: and process, and the answers shared by every process, in the SQL that both SQLite and
+#: PostgreSQL accept
+HELP_JOBS_TABLES = (
+    "CREATE TABLE IF NOT EXISTS help_jobs (who TEXT NOT NULL, job TEXT NOT NULL,"
+    " origin TEXT NOT NULL, kind TEXT NOT NULL, lane TEXT NOT NULL, game TEXT NOT NULL,"
+    " pos TEXT NOT NULL, expires REAL NOT NULL, PRIMARY KEY (who, job, origin))",
+    "CREATE INDEX IF NOT EXISTS help_jobs_at ON help_jobs (expires)",
+    "CREATE TABLE IF NOT EXISTS help_answers (name TEXT PRIMARY KEY, kind TEXT NOT NULL,"
+    " answer TEXT NOT NULL, expires REAL NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS help_answers_at ON help_answers (expires)",
 )
 #: the games' column of schema 5: until when help may be in flight for the game (a time
 #: stamp; 0 for none), read with the game's owner on every request
@@ -159,9 +174,18 @@ def _to_5(conn: sqlite3.Connection) -> None:
         conn.execute(statement)
 
 
+def _to_6(conn: sqlite3.Connection) -> None:
+    """The tables of the players' jobs in flight and of the shared answers
+    (storage.helpstate), empty: none counted (the jobs of the processes that upgrade it
+    are asked after), none kept."""
+    for statement in HELP_JOBS_TABLES:
+        conn.execute(statement)
+
+
 #: STEPS[v] takes a file of version v (0: new or unversioned) to the next one
 STEPS: dict[int, Callable[[sqlite3.Connection], None]] = {0: _to_2, 1: _to_2, 2: _to_3,
-                                                           3: _to_4, 4: _to_5}
+                                                           3: _to_4, 4: _to_5,
+                                                           5: _to_6}
 
 
 def _version(conn: sqlite3.Connection) -> int:

@@ -28,6 +28,7 @@ from kabale.storage.db import GameStore, StorageError
 from kabale.storage.migrate import (
     _SCHEMA,
     HELP_COLUMN,
+    HELP_JOBS_TABLES,
     HELP_TABLES,
     LIMITS_TABLE,
     LOCAL_PLAYER,
@@ -192,6 +193,8 @@ class PgStore(GameStore):
             # flush either (a crash forgets cancellations of jobs that died with it)
             conn.execute(pg_schema(f"ALTER TABLE games ADD COLUMN IF NOT EXISTS {HELP_COLUMN}"))
             for statement in HELP_TABLES:
+                conn.execute(pg_schema(statement).replace("CREATE TABLE", "CREATE UNLOGGED TABLE"))
+            for statement in HELP_JOBS_TABLES:  # schema 6: jobs in flight, answers
                 conn.execute(pg_schema(statement).replace("CREATE TABLE", "CREATE UNLOGGED TABLE"))
             conn.execute("INSERT OR IGNORE INTO players (id, created, seen) VALUES"
                          " (?, extract(epoch from now()), extract(epoch from now()))",
