@@ -357,9 +357,21 @@ class GameService:
         return (yield from self._assist(self.get(game_id)))
 
     def _assist(self, entry: Entry) -> Steps[Entry]:
+        """Mark ``entry``'s game assisted; the entry that is now this game's live copy."""
         if not entry.assisted:
             try:
                 entry.rev = yield self.store.mark_assisted, (entry.id, entry.rev), {}
+            except StaleGameError:
+                # Another process wrote the game since this copy was read, most often the
+                # same mark (one hint asked through two web workers at once). The mark is
+                # set for good and changes no move, so it goes on the game as stored now,
+                # read again, instead of refusing the player's help with a 409.
+                self._cache.pop(entry.id, None)
+                fresh = Entry.of((yield self.store.load, (entry.id,), {}))
+                if not fresh.assisted:
+                    fresh.rev = yield self.store.mark_assisted, (fresh.id, fresh.rev), {}
+                    fresh.assisted = True
+                return self._remember(fresh)
             except BaseException:
                 self._cache.pop(entry.id, None)
                 raise
@@ -382,7 +394,7 @@ class GameService:
                 # another game of the deal showed the player its cards (it ended, or its
                 # number was revealed, while this one was in play), or some of them (it
                 # was played meanwhile): this game could have been won knowing them.
-                yield from self._assist(entry)
+                entry = yield from self._assist(entry)
             yield from self._shown(entry)
         return entry
 
