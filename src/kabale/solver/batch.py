@@ -80,7 +80,7 @@ def solve_state(game: Game, max_nodes: int, size: int, lines: bool = False) -> V
     if game.rules.is_won(game.state):
         return Verdict(Status.SOLVED, 0)
     family = game.variant.family
-    lane = lanes_for(family, 1)[0]
+    lane = lanes_for(family, 1, max_nodes, game.variant["suits"])[0]
     from ._spider import Halt
     from .spider import notation
 

@@ -56,6 +56,21 @@ ONE_CORE: dict[str, tuple[Stage, ...]] = {
     "spiderette": (("whole beam", 0.3), ("proof", 0.18), ("whole dfs", 0.21), ("sweep", 0.53),
                    ("beam", 1.0), ("drive", 1.0)),
 }
+# under a node limit (kabale solve --max-nodes, kabale analyze), where the answer must not
+# depend on the machine, the one lane of NODE_LANE where the variant has one. Its first
+# stage, "whole rounds", takes a budget of its own, not a share: the whole beam's first
+# WHOLE_ROUNDS rounds, each stopped after ROUND_NODES positions. Most 4-suit wins lie there,
+# and a share of the budget cut them off at one budget and not at a smaller one
+# (docs/spider-search-log-2026-12-07.md); now a larger budget only runs further along the
+# same path (a deal won at one budget is won at any larger one, the drive aside). The full
+# beam and the drive then share what is left as in LANES. Only 4 suits: with fewer, the
+# drive wins deals early that the whole rounds would delay (spider:suits=1 #3 at 276,250
+# positions, where the whole rounds need 558,799), and LANES stay as measured.
+NODE_LANE: dict[tuple[str, int], tuple[Stage, ...]] = {
+    ("spider", 4): (("whole rounds", 1.0), ("beam", 0.9), ("drive", 1.0)),
+}
+WHOLE_ROUNDS = 6
+ROUND_NODES = 3_000_000
 # with no limit at all, each stage before the full beam and the drive stops after this many
 # positions (the drive then decides)
 EARLY_NODES = 2_000_000
@@ -144,10 +159,11 @@ def run_spider(game: Game, max_seconds: float, max_nodes: int,
                table_mb: int) -> tuple[str, list[str], int]:
     """(status, line in notation, nodes searched) for the game's current position: the
     family's LANES at once, each with the whole time limit and an equal share of the memory,
-    until one decides. Under a node limit it runs lanes_for(family, 1), one lane, whatever
-    the cores: lanes that race decide in the order the threads happen to run, so their
-    positions, line and (near the limit) verdict would vary with the machine."""
-    lanes = lanes_for(game.variant.family, 1 if max_nodes else cores())
+    until one decides. Under a node limit it runs lanes_for(family, 1, max_nodes, suits),
+    one lane, whatever the cores: lanes that race decide in the order the threads happen to
+    run, so their positions, line and (near the limit) verdict would vary with the machine."""
+    lanes = lanes_for(game.variant.family, 1 if max_nodes else cores(), max_nodes,
+                      game.variant["suits"])
     args = kernel_args(game)
     halt = Halt()
     share = len(lanes)
@@ -159,8 +175,13 @@ def run_spider(game: Game, max_seconds: float, max_nodes: int,
     return status, notation(ops), nodes
 
 
-def lanes_for(family: str, cores: int) -> tuple[tuple[Stage, ...], ...]:
-    """The family's LANES, or its ONE_CORE lane where ``cores`` cannot run them all."""
+def lanes_for(family: str, cores: int, max_nodes: int = 0,
+              suits: int = 0) -> tuple[tuple[Stage, ...], ...]:
+    """The family's LANES, or its ONE_CORE lane where ``cores`` cannot run them all, or
+    under a node limit (``max_nodes``) the NODE_LANE of the family with ``suits`` where it
+    has one."""
+    if max_nodes and (family, suits) in NODE_LANE:
+        return (NODE_LANE[family, suits],)
     lanes = LANES[family]
     if len(lanes) > cores and family in ONE_CORE:
         return (ONE_CORE[family],)
@@ -186,7 +207,11 @@ def run_lane(stages: tuple[Stage, ...], family: str, args: Args, max_seconds: fl
         limit = max(1, int((max_nodes - nodes) * share)) if max_nodes else 0
         if kind not in ("beam", "drive") and not max_seconds and not max_nodes:
             limit = EARLY_NODES
-        if kind.endswith("beam"):
+        if kind == "whole rounds":
+            kernel = None
+            status, ops, used = beam_stage(True, family, args, table_mb, seconds, limit, halt,
+                                           WHOLE_ROUNDS, ROUND_NODES)
+        elif kind.endswith("beam"):
             kernel = None
             status, ops, used = beam_stage(kind == "whole beam", family, args, table_mb,
                                            seconds, limit, halt)
@@ -204,12 +229,16 @@ def run_lane(stages: tuple[Stage, ...], family: str, args: Args, max_seconds: fl
 
 
 def beam_stage(whole_runs: bool, family: str, args: Args, table_mb: int, max_seconds: float,
-               max_nodes: int, halt: Halt | None = None) -> tuple[str, Ops, int]:
-    """The beam's rounds within the limits (0 = none) or until ``halt``: (status, ops, nodes
-    searched). With ``whole_runs`` it answers "solved" or "unknown", never "unsolvable"."""
+               max_nodes: int, halt: Halt | None = None, rounds: int = 0,
+               round_nodes: int = 0) -> tuple[str, Ops, int]:
+    """The beam's rounds (its first ``rounds`` only, if given; each stopped after
+    ``round_nodes`` positions, if given) within the limits (0 = none) or until ``halt``:
+    (status, ops, nodes searched). With ``whole_runs`` it answers "solved" or "unknown",
+    never "unsolvable"."""
     phases = SpiderPhases(*args, max(8, table_mb // 2), max(8, table_mb))
     phases.halt = halt
-    status, ops = phase_rounds(phases, BEAM_ROUNDS[family], max_seconds, max_nodes, whole_runs)
+    plan = BEAM_ROUNDS[family][:rounds] if rounds else BEAM_ROUNDS[family]
+    status, ops = phase_rounds(phases, plan, max_seconds, max_nodes, whole_runs, round_nodes)
     return PhaseCode(status).status, ops or [], phases.nodes
 
 
@@ -280,17 +309,28 @@ def whole_runs_win(kernel: SpiderKernel, max_seconds: float, max_nodes: int,
 
 
 def phase_rounds(phases: SpiderPhases, rounds: tuple[Round, ...], max_seconds: float,
-                 max_nodes: int, whole_runs: bool = False) -> tuple[int, Any]:
+                 max_nodes: int, whole_runs: bool = False,
+                 round_nodes: int = 0) -> tuple[int, Any]:
     """The beam's ``rounds`` (budget, width, weights) in turn, within the limits (0 = none;
     max_nodes caps phases.nodes): (SOLVED, ops), (UNSOLVABLE, None) when a round searched
     everything, else (STOPPED, None). With ``whole_runs`` only whole runs move, and a round
-    that searched everything proves only that no such line wins: (STOPPED, None)."""
+    that searched everything proves only that no such line wins: (STOPPED, None). With
+    ``round_nodes`` each round stops after that many positions and the next one starts, so
+    what a round does depends on neither the limit nor how far the others got."""
     deadline = time.perf_counter() + max_seconds if max_seconds else 0.0
     phases.whole_runs = whole_runs
     try:
         for budget, width, weights in rounds:
             weigh(phases, weights)
-            status, ops = beam(phases, budget, width, deadline, max_nodes)
+            cap = max_nodes
+            if round_nodes:
+                mine = phases.nodes + round_nodes
+                cap = min(cap, mine) if cap else mine
+            status, ops = beam(phases, budget, width, deadline, cap)
+            if status == STOPPED and cap != max_nodes and \
+                    not (deadline and time.perf_counter() >= deadline) and \
+                    not (phases.halt is not None and phases.halt.is_set()):
+                continue  # this round's own budget is spent: on to the next
             if status == UNSOLVABLE and whole_runs:
                 break
             if status != NO_WIN:
