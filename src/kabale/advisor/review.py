@@ -83,9 +83,11 @@ REVIEW_WORLDS = {"klondike": 4, "spiderette": 1, "spider": 1}
 #: logistic (the bot's, 8 units a step about 0) is near 0 for every position early in a two-
 #: or four-suit game (44 cards face down: a score near -33, a worth near 0.02), so a deal
 #: made too soon, some 8 to 10 units below the flip or the build before it, gave away only
-#: 0.01 to 0.02 and random play graded as well as the bot's; on this scale a score unit is
-#: worth 0.005 to 0.01 from the first deal to the last (docs/review-log-2026-12-07.md)
-STANDING_CENTER = -10.0
+#: 0.01 to 0.02 and random play graded as well as the bot's; and it is steepest about 0,
+#: where the bot's games stand before their last deal. On this scale a score unit is worth
+#: 0.016 at the opening and 0.004 at +15. Tuned on two-suit deals 1 to 10 (bench/
+#: review_scale.py; docs/review-log-2026-12-07.md)
+STANDING_CENTER = -25.0
 STANDING_WIDTH = 15.0
 
 #: a review's budget of solver positions, as a multiple of the level's ``chance_nodes``
