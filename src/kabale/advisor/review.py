@@ -6,13 +6,16 @@ player had seen before move i (knowledge.py), the advisor draws worlds (worlds.p
 fixed by the review's seed and i alone) and plays every distinct legal move in each of them;
 a move's value is the mean worth of its worlds afterwards (in Klondike 1 if the solver
 wins the world within the effort's budget, else 0; in the Spider family, value.py: before the
-last deal the progress a player can make without seeing more, a move that shows nothing
-taken with the best plan after it, after the last deal the solver's verdict). Every move
+last deal the progress a player can make without seeing more, on the review's own scale
+(``standing``), a move that shows nothing taken with the best plan after it, after the last
+deal the solver's verdict). Every move
 is valued on the same worlds (paired), so the gap between the best move's value and the
 chosen move's, the chance given away, measures the choice and not the luck of the draw; a
 gap counts only beyond chance on those worlds (``Z``). (In Klondike a world the solver
 leaves undecided counts as not won, as in win_chance, so a value is a win chance and a
-move that gets on is worth more than one that marks time.)
+move that gets on is worth more than one that marks time.) A review spends at most a budget
+of solver positions (``REVIEW_BUDGET``): in a long game whose moves each need many solves
+the later decisions are valued on fewer of their worlds.
 
 A card turned up (a flip, a draw, a Spider deal) changes the player's chance by itself. Its
 luck is the value of the best move once the card is seen (the next decision's worlds,
