@@ -101,7 +101,7 @@ STANDING_WIDTH = 15.0
 #: all its worlds, as coach mode values one; a long game whose moves each need many solves
 #: (random play after Spider's last deal, a long Klondike game) values its later decisions
 #: on fewer worlds, and gaps within chance on them are not graded (``Z``)
-REVIEW_BUDGET = {"klondike": 25_000, "spiderette": 8_000, "spider": 8_000}
+REVIEW_BUDGET = {"klondike": 35_000, "spiderette": 8_000, "spider": 8_000}
 ROUNDS = {"klondike": 8, "spiderette": 4, "spider": 4}
 
 #: a decision's share is SHARE times what is left over the moves left: decisions differ in
