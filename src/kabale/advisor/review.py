@@ -6,13 +6,16 @@ player had seen before move i (knowledge.py), the advisor draws worlds (worlds.p
 fixed by the review's seed and i alone) and plays every distinct legal move in each of them;
 a move's value is the mean worth of its worlds afterwards (in Klondike 1 if the solver
 wins the world within the effort's budget, else 0; in the Spider family, value.py: before the
-last deal the progress a player can make without seeing more, a move that shows nothing
-taken with the best plan after it, after the last deal the solver's verdict). Every move
+last deal the progress a player can make without seeing more, on the review's own scale
+(``standing``), a move that shows nothing taken with the best plan after it, after the last
+deal the solver's verdict). Every move
 is valued on the same worlds (paired), so the gap between the best move's value and the
 chosen move's, the chance given away, measures the choice and not the luck of the draw; a
 gap counts only beyond chance on those worlds (``Z``). (In Klondike a world the solver
 leaves undecided counts as not won, as in win_chance, so a value is a win chance and a
-move that gets on is worth more than one that marks time.)
+move that gets on is worth more than one that marks time.) A review spends at most a budget
+of solver positions (``REVIEW_BUDGET``): in a long game whose moves each need many solves
+the later decisions are valued on fewer of their worlds.
 
 A card turned up (a flip, a draw, a Spider deal) changes the player's chance by itself. Its
 luck is the value of the best move once the card is seen (the next decision's worlds,
@@ -40,7 +43,7 @@ from .effort import Effort, effort_for
 from .knowledge import knowledge, sight
 from .plans import Plan, Planner
 from .postmortem import postmortem, prefix
-from .value import outlook, worths
+from .value import outlook, score, worths
 from .worlds import choice_positions, rng_for, sample_positions
 
 #: the grades, best first; "forced" marks a decision without a choice (not graded)
@@ -78,7 +81,45 @@ REVIEW_NODES = {"klondike": 1, "spiderette": 1, "spider": 1}
 #: 3 points of chance; the Klondike solves are cheap enough for four times as many)
 REVIEW_WORLDS = {"klondike": 4, "spiderette": 1, "spider": 1}
 
+#: the review's scale of a Spider world before the last deal: the logistic of value.py's
+#: progress score less STANDING_CENTER, STANDING_WIDTH score units a step. value.py's own
+#: logistic (the bot's, 8 units a step about 0) is near 0 for every position early in a two-
+#: or four-suit game (44 cards face down: a score near -33, a worth near 0.02), so a deal
+#: made too soon, some 8 to 10 units below the flip or the build before it, gave away only
+#: 0.01 to 0.02 and random play graded as well as the bot's; and it is steepest about 0,
+#: where the bot's games stand before their last deal. On this scale a score unit is worth
+#: 0.016 at the opening and 0.004 at +15. Tuned on two-suit deals 1 to 10 (bench/
+#: review_scale.py; docs/review-log-2026-12-07.md)
+STANDING_CENTER = -25.0
+STANDING_WIDTH = 15.0
+
+#: a review's budget of solver positions, as a multiple of the level's ``chance_nodes``
+#: (budgets in positions, so a review repeats on any machine): each decision may spend its
+#: share of what is left (SHARE), valued on its worlds in
+#: ROUNDS rounds (by family) and stopped after the round that spends its share; the first
+#: round is always valued. A typical game never reaches its share, and every decision is valued on
+#: all its worlds, as coach mode values one; a long game whose moves each need many solves
+#: (random play after Spider's last deal, a long Klondike game) values its later decisions
+#: on fewer worlds, and gaps within chance on them are not graded (``Z``)
+REVIEW_BUDGET = {"klondike": 35_000, "spiderette": 8_000, "spider": 8_000}
+ROUNDS = {"klondike": 8, "spiderette": 4, "spider": 4}
+
+#: a decision's share is SHARE times what is left over the moves left: decisions differ in
+#: cost (the moves to compare, how soon the solver decides their worlds), and a typical game
+#: spends well under its budget, so an even share would cut its dearest decisions short
+SHARE = 2
+
+#: a decision's share is SHARE times what is left over the moves left: decisions differ in
+#: cost (the moves to compare, the worlds the solver decides at once), and a typical game
+#: spends well under its budget, so an even share would cut its dearest decisions short
+
 Progress = Callable[[int, int], None]
+
+
+def standing(state: State) -> float:
+    """A Spider position's worth on the review's scale before the last deal, in (0, 1): the
+    logistic of value.py's progress score (STANDING_CENTER, STANDING_WIDTH)."""
+    return 1.0 / (1.0 + math.exp(-(score(state) - STANDING_CENTER) / STANDING_WIDTH))
 
 
 def grade(given_away: float) -> str:
@@ -215,11 +256,14 @@ class _Values:
         return max(self.values.values(), default=0.0)
 
 
-def _values(game: Game, level: Effort, seed: int, always: bool = False) -> _Values:
+def _values(game: Game, level: Effort, seed: int, always: bool = False,
+            share: int | None = None, spent: list[int] | None = None) -> _Values:
     """Every distinct legal move of ``game``'s position valued on the same worlds, drawn from
     what the player has seen (the seed fixed by the caller from the move number alone). A
     lone move is valued only when it shows a card, or ``always`` (the card before it needs
-    the value after it for its luck)."""
+    the value after it for its luck). With ``share`` the solves stop after the round of
+    worlds (REVIEW_BUDGET) that brings the positions they searched to it; ``spent[0]`` has
+    those positions added."""
     rules = game.rules
     k = knowledge(game)
     klondike = level.race  # Klondike's tuning: the plans race on common worlds (effort.py)
@@ -241,13 +285,18 @@ def _values(game: Game, level: Effort, seed: int, always: bool = False) -> _Valu
     distinct = list(firsts.values())
     if len(distinct) <= 1:
         if distinct and (always or reveals[distinct[0]]):  # a forced card has its luck
-            worlds = _valued(game, level, planner, positions, distinct)
-            return _Values(_means(worlds), groups, reveals, worlds, exact,
-                           _open(game, positions, worlds))
+            worlds = _valued(game, level, planner, positions, distinct, share, spent)
+            return _Values(_means(worlds), groups, reveals, worlds,
+                           exact and _all(worlds, positions), _open(game, positions, worlds))
         return _Values(dict.fromkeys(distinct, math.nan), groups, reveals, {}, exact)
-    worlds = _valued(game, level, planner, positions, distinct)
-    return _Values(_means(worlds), groups, reveals, worlds, exact,
+    worlds = _valued(game, level, planner, positions, distinct, share, spent)
+    return _Values(_means(worlds), groups, reveals, worlds, exact and _all(worlds, positions),
                    _open(game, positions, worlds))
+
+
+def _all(worlds: dict[Move, list[float]], positions: list[State]) -> bool:
+    """Were the moves valued on every world of ``positions`` (no budget cut them short)?"""
+    return all(len(got) == len(positions) for got in worlds.values())
 
 
 def _open(game: Game, positions: list[State],
@@ -270,23 +319,37 @@ def _means(worlds: dict[Move, list[float]]) -> dict[Move, float]:
 
 
 def _valued(game: Game, level: Effort, planner: Planner, positions: list[State],
-            moves: list[Move]) -> dict[Move, list[float]]:
-    """Each move's worth in every world of ``positions`` (module docstring)."""
+            moves: list[Move], share: int | None = None,
+            spent: list[int] | None = None) -> dict[Move, list[float]]:
+    """Each move's worth in the worlds of ``positions`` (module docstring), in their order:
+    every world, or with ``share`` the first rounds of them (ROUNDS), up to the round whose
+    solves bring the positions searched to ``share``; ``spent[0]`` has those added."""
     rules = game.rules
-    ahead = outlook(lambda state: planner.reach(state, level.reach))
+    ahead = outlook(lambda state: planner.reach(state, level.reach), standing)
     if not rules.has_waste and positions[0].stock:
         return _spider_valued(game, level, planner, positions, moves, ahead)
-    finals = [rules.apply(world, move) for move in moves for world in positions]
     nodes = level.chance_nodes * REVIEW_NODES.get(game.variant.family, 1)
-    got = worths(game.variant, rules, finals, nodes, ahead)
-    if level.race:
-        # a review counts a Klondike world won only when the solver wins it, as win_chance
-        # does: the worlds a small budget leaves open are mostly lost ones, and a half for
-        # each made every move that decides nothing look as good as the one that gets on
-        # (bot against random play: docs/review-log-2026-12-07.md)
-        got = [(won, float(won)) for won, _ in got]
-    n = len(positions)
-    return {move: [w for _, w in got[i * n:(i + 1) * n]] for i, move in enumerate(moves)}
+    here = [0]
+    out: dict[Move, list[float]] = {move: [] for move in moves}
+    size = max(1, math.ceil(len(positions) / ROUNDS.get(game.variant.family, 1)))
+    for start in range(0, len(positions), size):
+        worlds = positions[start:start + size]
+        finals = [rules.apply(world, move) for move in moves for world in worlds]
+        got = worths(game.variant, rules, finals, nodes, ahead, here)
+        if level.race:
+            # a review counts a Klondike world won only when the solver wins it, as
+            # win_chance does: the worlds a small budget leaves open are mostly lost ones,
+            # and a half for each made every move that decides nothing look as good as the
+            # one that gets on (bot against random play: docs/review-log-2026-12-07.md)
+            got = [(won, float(won)) for won, _ in got]
+        n = len(worlds)
+        for i, move in enumerate(moves):
+            out[move].extend(w for _, w in got[i * n:(i + 1) * n])
+        if share is not None and here[0] >= share:
+            break
+    if spent is not None:
+        spent[0] += here[0]
+    return out
 
 
 def _spider_valued(game: Game, level: Effort, planner: Planner, positions: list[State],
@@ -333,13 +396,13 @@ def _after(rules: Rules, state: State, plan: Plan) -> State:
     return state
 
 
-def _final_value(game: Game, level: Effort, seed: int) -> float:
+def _final_value(game: Game, level: Effort, seed: int, share: int | None = None) -> float:
     """The best value of the last position: 1 won, 0 lost, else its best move's value."""
     if game.outcome == "won":
         return 1.0
     if game.outcome != "playing" or not game.legal_moves():
         return 0.0
-    values = _values(game, level, seed, always=True)
+    values = _values(game, level, seed, always=True, share=share)
     best = values.best
     return 0.0 if math.isnan(best) else best
 
@@ -362,9 +425,14 @@ def review(game: Game, effort: str | Effort = DEFAULT_EFFORT, seed: int = 0,
     chosen: list[tuple[float, bool]] = []
     bests: list[float] = []
     position = prefix(game, 0)
+    budget = REVIEW_BUDGET.get(game.variant.family, 1) * level.chance_nodes
+    spent = [0]
     for i, move in enumerate(history):
         shown = bool(chosen) and chosen[-1][1]
-        found = _values(position, level, decision_seed(seed, i) or 0, always=shown)
+        # the final position has its share too
+        share = SHARE * max(0, budget - spent[0]) // (total - i)
+        found = _values(position, level, decision_seed(seed, i) or 0, always=shown,
+                        share=share, spent=spent)
         decisions.append(_decision(i, move, found))
         value = found.values[found.groups[move]]
         chosen.append((value, found.reveals[move]))
@@ -372,7 +440,8 @@ def review(game: Game, effort: str | Effort = DEFAULT_EFFORT, seed: int = 0,
         position.play(move)
         if progress is not None:
             progress(i + 1, total)
-    end = _final_value(position, level, decision_seed(seed, len(history)) or 0)
+    end = _final_value(position, level, decision_seed(seed, len(history)) or 0,
+                       max(0, budget - spent[0]))
     bests.append(end)
     if progress is not None:
         progress(total, total)

@@ -36,7 +36,15 @@ UNDECIDED = 0.5
 
 
 def progress(state: State) -> float:
-    """A Spider position's progress in (0, 1), the logistic of its score."""
+    """A Spider position's progress in (0, 1), the logistic of its score (``score``)."""
+    return 1.0 / (1.0 + math.exp(-score(state) / SCALE))
+
+
+def score(state: State) -> float:
+    """A Spider position's progress score (module docstring): RUN per run removed, LINK per
+    card on the next rank of its suit, NATURAL per card on the next rank of another suit,
+    EMPTY per empty column, less BREAK per card on any other card and HIDDEN per face-down
+    card. It reads only cards in sight."""
     links = naturals = breaks = 0
     for pile, down in zip(state.columns, state.down, strict=True):
         below = None
@@ -49,18 +57,18 @@ def progress(state: State) -> float:
                 else:
                     naturals += 1
             below = above
-    score = RUN * len(state.foundations) + LINK * links + NATURAL * naturals - \
+    return RUN * len(state.foundations) + LINK * links + NATURAL * naturals - \
         BREAK * breaks + EMPTY * sum(not pile for pile in state.columns) - \
         HIDDEN * sum(state.down)
-    return 1.0 / (1.0 + math.exp(-score / SCALE))
 
 
 Reach = Callable[[State], list[State]]
 Outlook = Callable[[State], float]
 
 
-def outlook(reach: Reach) -> Outlook:
-    """The best progress of a Spider position and of the positions ``reach`` lists for it
+def outlook(reach: Reach, worth: Outlook = progress) -> Outlook:
+    """The best progress (``worth``, progress by default; the review's scale is another
+    monotone function of the score) of a Spider position and of the positions ``reach`` lists for it
     (those it reaches by moves that show nothing), worked out once for each look of a
     position: those moves read only cards in sight, so positions a player sees alike reach
     positions that look alike, and progress reads only cards in sight too. Worlds can look
@@ -70,25 +78,29 @@ def outlook(reach: Reach) -> Outlook:
     def look(state: State) -> float:
         key = sight(state, False)
         if key not in best:
-            best[key] = max(progress(s) for s in [state, *reach(state)])
+            best[key] = max(worth(s) for s in [state, *reach(state)])
         return best[key]
 
     return look
 
 
 def worths(variant: Variant, rules: Rules, finals: list[State], nodes: int,
-           ahead: Outlook) -> list[tuple[bool, float]]:
+           ahead: Outlook, spent: list[int] | None = None) -> list[tuple[bool, float]]:
     """(won, worth) of each world's position after a plan (module docstring); ``ahead``
     gives the best progress a Spider position reaches by moves that show nothing
-    (``outlook``)."""
+    (``outlook``). ``spent[0]``, when given, has the positions the solves searched added."""
     if rules.has_waste:  # Klondike: the solver alone; the Spider family: progress too
         verdicts = solve_states(variant, finals, nodes)
+        if spent is not None:
+            spent[0] += sum(v.nodes for v in verdicts)
         worth = {"solved": 1.0, "unsolvable": 0.0, "unknown": UNDECIDED}
         return [(v.status == "solved", worth[v.status]) for v in verdicts]
     out: list[tuple[bool, float]] = [(False, 0.0)] * len(finals)
     ended = [i for i, state in enumerate(finals) if not state.stock]
-    for i, verdict in zip(ended, solve_states(variant, [finals[i] for i in ended], nodes),
-                          strict=True):
+    verdicts = solve_states(variant, [finals[i] for i in ended], nodes)
+    if spent is not None:
+        spent[0] += sum(v.nodes for v in verdicts)
+    for i, verdict in zip(ended, verdicts, strict=True):
         won = verdict.status == "solved"
         out[i] = (won, 1.0 if won else 0.0 if verdict.status == "unsolvable"
                   else 0.5 * progress(finals[i]))
