@@ -7,7 +7,7 @@ fixed by the review's seed and i alone) and plays every distinct legal move in e
 a move's value is the mean worth of its worlds afterwards (in Klondike 1 if the solver
 wins the world within the effort's budget, else 0; in the Spider family, value.py: before the
 last deal the progress a player can make without seeing more, on the review's own scale
-(``standing``), a move that shows nothing taken with the best plan after it, after the last
+(``scale_for``), a move that shows nothing taken with the best plan after it, after the last
 deal the solver's verdict). Every move
 is valued on the same worlds (paired), so the gap between the best move's value and the
 chosen move's, the chance given away, measures the choice and not the luck of the draw; a
@@ -36,6 +36,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 
 from ..core import Game, KabaleError, Move, State
+from ..core.deal import suits_and_copies
 from ..core.game import Rules
 from ..solver.batch import solve_states
 from .bot import decision_seed
@@ -43,7 +44,7 @@ from .effort import Effort, effort_for
 from .knowledge import knowledge, sight
 from .plans import Plan, Planner
 from .postmortem import postmortem, prefix
-from .value import outlook, score, worths
+from .value import outlook, progress, score, worths
 from .worlds import choice_positions, rng_for, sample_positions
 
 #: the grades, best first; "forced" marks a decision without a choice (not graded)
@@ -109,10 +110,6 @@ ROUNDS = {"klondike": 8, "spiderette": 4, "spider": 4}
 #: spends well under its budget, so an even share would cut its dearest decisions short
 SHARE = 2
 
-#: a decision's share is SHARE times what is left over the moves left: decisions differ in
-#: cost (the moves to compare, the worlds the solver decides at once), and a typical game
-#: spends well under its budget, so an even share would cut its dearest decisions short
-
 Progress = Callable[[int, int], None]
 
 
@@ -120,6 +117,16 @@ def standing(state: State) -> float:
     """A Spider position's worth on the review's scale before the last deal, in (0, 1): the
     logistic of value.py's progress score (STANDING_CENTER, STANDING_WIDTH)."""
     return 1.0 / (1.0 + math.exp(-(score(state) - STANDING_CENTER) / STANDING_WIDTH))
+
+
+def scale_for(game: Game) -> Callable[[State], float]:
+    """The review's worth of a Spider position before the last deal: ``standing`` with two
+    or four suits; with one suit value.py's ``progress``. A one-suit game's mid-game scores
+    about 0 to +15, where standing is flat (0.004 a unit at +15) and progress steep (0.03
+    a unit at 0): on standing greedy play's one-suit slips there graded smaller than the
+    bot's, on progress they graded larger on held-out deals (docs/review-log-2026-12-07.md)."""
+    suits, _ = suits_and_copies(game.variant)
+    return standing if len(suits) > 1 else progress
 
 
 def grade(given_away: float) -> str:
@@ -325,7 +332,7 @@ def _valued(game: Game, level: Effort, planner: Planner, positions: list[State],
     every world, or with ``share`` the first rounds of them (ROUNDS), up to the round whose
     solves bring the positions searched to ``share``; ``spent[0]`` has those added."""
     rules = game.rules
-    ahead = outlook(lambda state: planner.reach(state, level.reach), standing)
+    ahead = outlook(lambda state: planner.reach(state, level.reach), scale_for(game))
     if not rules.has_waste and positions[0].stock:
         return _spider_valued(game, level, planner, positions, moves, ahead)
     nodes = level.chance_nodes * REVIEW_NODES.get(game.variant.family, 1)
