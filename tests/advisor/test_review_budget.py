@@ -133,3 +133,11 @@ def test_the_review_s_scale_orders_as_the_score_and_spreads_the_opening() -> Non
         lost = module.standing(start) - module.standing(dealt)
         assert score(dealt) < score(start)
         assert lost > 2 * (progress(start) - progress(dealt)) > 0
+
+
+@pytest.mark.parametrize(("variant", "scale"), [
+    ("spider:suits=1", "progress"), ("spiderette:suits=1", "progress"),
+    ("spider:suits=2", "standing"), ("spider", "standing"), ("spiderette", "standing")])
+def test_the_review_s_scale_is_chosen_by_the_deck_s_suits(variant: str, scale: str) -> None:
+    chosen = module.scale_for(Game.new(variant, 1))
+    assert chosen is {"progress": progress, "standing": module.standing}[scale]
