@@ -5,8 +5,9 @@ not seen: games that differ only in unseen cards get the same answer, word for w
 
 from __future__ import annotations
 
-import random
+import os
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,49 +18,15 @@ from starlette.testclient import TestClient
 
 import kabale
 from kabale import Game
-from kabale.advisor import knowledge
 from kabale.core.refusal import REASONS
-from kabale.core.state import IN_STOCK, STOCK, Place
 from kabale.server.site import kind_of
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "advisor"))
+from advice_games import played, twins  # noqa: E402
 
 VARIANTS = ["klondike", "klondike:draw=3", "klondike:passes=1,back=false",
             "klondike:empty=any", "klondike:decks=2", "klondike:open=true", "spider:suits=2",
             "spiderette", "spider:foundations=cards"]
-
-
-def played(variant: str, seed: int, moves: int) -> Game:
-    """Deal ``seed`` after up to ``moves`` random legal moves, the stock less often."""
-    game = Game.new(variant, seed)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        legal = game.legal_moves()
-        others = [m for m in legal if not m.is_stock]
-        if not legal:
-            break
-        game.play(rng.choice(others) if others and rng.random() < 0.8 else rng.choice(legal))
-    return game
-
-
-def twins(game: Game, limit: int) -> list[Game]:
-    """Games of ``game``'s history in which two unseen cards (that differ) trade places."""
-    places = game.rules.deal_places()
-    start = game.initial_state
-    deck = [start.stock[p.index] if p.column == IN_STOCK else start.columns[p.column][p.index]
-            for p in places]
-    index = {place: i for i, place in enumerate(places)}
-    slots = [index[Place(IN_STOCK, i) if pile == STOCK else Place(int(pile) - 1, i)]
-             for pile, i in knowledge(game).unseen]
-    pairs = [(a, b) for a in slots for b in slots if a < b and deck[a] != deck[b]]
-    random.Random(len(slots)).shuffle(pairs)
-    out = []
-    for a, b in pairs[:limit]:
-        swapped = list(deck)
-        swapped[a], swapped[b] = swapped[b], swapped[a]
-        twin = Game.from_deck(game.variant, swapped)
-        for move in game.history:
-            twin.play(move)
-        out.append(twin)
-    return out
 
 
 def tries(game: Game) -> list[str]:
