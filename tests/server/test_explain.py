@@ -18,6 +18,7 @@ from starlette.testclient import TestClient
 
 import kabale
 from kabale import Game
+from kabale.core.errors import NotationError
 from kabale.core.refusal import REASONS
 from kabale.server.site import kind_of
 
@@ -86,17 +87,36 @@ def test_explain_answers_as_the_move_would_and_changes_nothing(app: Starlette,
     assert kind_of("GET", f"/api/games/{gid}/explain") is None   # no limit counts it
 
 
+def refused(game: Game, text: str) -> Any:
+    """``game``'s refusal of ``text`` as data (None when legal), or the error for text that
+    is not a move."""
+    try:
+        found = game.refusal(text)
+    except NotationError as exc:
+        return str(exc)
+    return None if found is None else (found.to_dict(), found.text())
+
+
+#: every how many tried moves the swap test also asks the route (and the 422) of each twin;
+#: the route's answer is Game.refusal's, word for word, on every try (the test above)
+THROUGH_THE_ROUTE = 5
+
+
 @pytest.mark.parametrize("variant", [v for v in VARIANTS if v != "klondike:open=true"])
 def test_an_explanation_never_depends_on_unseen_cards(app: Starlette, client: TestClient,
                                                       variant: str) -> None:
     """The swap test: twins that differ only in two cards the player has not seen get the
-    same answer to every move tried, and so the same 422 reason for a refused move."""
+    same refusal of every move tried, and through the route the same answer and the same
+    422 reason for a refused move."""
     game = played(variant, 5, 30)
     others = twins(game, 3)
     assert others, "no two unseen cards to swap"
+    for text in tries(game):
+        answers = [refused(g, text) for g in (game, *others)]
+        assert all(a == answers[0] for a in answers[1:]), (text, answers)
     service = app.state.games
     ids = [service.start(g.copy()).id for g in (game, *others)]
-    for text in tries(game):
+    for text in tries(game)[::THROUGH_THE_ROUTE]:
         answers = [explain(client, gid, text) for gid in ids]
         assert all(a == answers[0] for a in answers[1:]), (text, answers)
         if answers[0][0] == 200 and not answers[0][1]["legal"]:
