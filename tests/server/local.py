@@ -87,3 +87,17 @@ def gone(pid: int) -> bool:
     except ProcessLookupError:
         return True
     return False
+
+
+def finished(client: Any, moves: int = 3, seed: int = 7) -> str:
+    """A Klondike game of ``moves`` moves, given up: ready to be reviewed. ``client`` is a
+    TestClient or anything with its ``post`` (a client of a real server process)."""
+    res = client.post("/api/games", json={"variant": "klondike", "seed": seed})
+    assert res.status_code == 201, res.text
+    body = res.json()
+    for _ in range(moves):
+        body = client.post(f"/api/games/{body['id']}/moves",
+                           json={"move": body["observation"]["legal"][0]}).json()
+    assert client.post(f"/api/games/{body['id']}/resign").status_code == 200
+    gid: str = body["id"]
+    return gid

@@ -22,7 +22,7 @@ from typing import Any
 
 import gatedhelp
 import pytest
-from local import gone, wait_for
+from local import finished, gone, wait_for
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
@@ -95,17 +95,6 @@ class Browser:
 
     def delete(self, path: str) -> Any:
         return self._call("DELETE", path)
-
-
-def finished(client: Browser, seed: int, moves: int = 3) -> str:
-    """A Klondike game of ``moves`` moves, given up: ready to be reviewed."""
-    body = client.post("/api/games", json={"variant": "klondike", "seed": seed}).json()
-    for _ in range(moves):
-        body = client.post(f"/api/games/{body['id']}/moves",
-                           json={"move": body["observation"]["legal"][0]}).json()
-    assert client.post(f"/api/games/{body['id']}/resign").status_code == 200
-    gid: str = body["id"]
-    return gid
 
 
 def in_flight(app: Starlette) -> int:

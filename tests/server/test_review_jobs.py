@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from local import gone, local_client, wait_for
+from local import finished, gone, local_client, wait_for
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
@@ -64,19 +64,6 @@ def pids(gate: Path) -> list[int]:
     return [int(line) for line in marks.read_text().split()] if marks.exists() else []
 
 
-
-
-def finished(client: TestClient, moves: int = 3, seed: int = 7) -> str:
-    """A Klondike game of ``moves`` moves, given up: ready to be reviewed."""
-    res = client.post("/api/games", json={"variant": "klondike", "seed": seed})
-    assert res.status_code == 201, res.text
-    body = res.json()
-    for _ in range(moves):
-        body = client.post(f"/api/games/{body['id']}/moves",
-                           json={"move": body["observation"]["legal"][0]}).json()
-    assert client.post(f"/api/games/{body['id']}/resign").status_code == 200
-    gid: str = body["id"]
-    return gid
 
 
 def poll(client: TestClient, gid: str) -> dict[str, Any]:
