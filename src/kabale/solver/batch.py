@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from ..core import Game, KabaleError, State, Variant
 from .spider import kernel_args as spider_args
-from .spider import lanes_for, run_lane
+from .spider import lanes_for, run_lane, suits_of
 from .status import Status, verdict
 
 #: the smallest table limit (MiB) a small solve gets; a table holds about 32 bytes a position
@@ -80,7 +80,7 @@ def solve_state(game: Game, max_nodes: int, size: int, lines: bool = False) -> V
     if game.rules.is_won(game.state):
         return Verdict(Status.SOLVED, 0)
     family = game.variant.family
-    lane = lanes_for(family, 1, max_nodes, game.variant["suits"])[0]
+    lane = lanes_for(family, 1, max_nodes, suits_of(game))[0]
     from ._spider import Halt
     from .spider import notation
 

@@ -18,6 +18,7 @@ from functools import partial
 from typing import Any
 
 from ..core import Game
+from ..core.deal import suits_and_copies
 from ._spider import Halt, SpiderKernel, SpiderPhases
 from .driver import cores, drive, race, time_left
 from .klondike import code
@@ -163,7 +164,7 @@ def run_spider(game: Game, max_seconds: float, max_nodes: int,
     one lane, whatever the cores: lanes that race decide in the order the threads happen to
     run, so their positions, line and (near the limit) verdict would vary with the machine."""
     lanes = lanes_for(game.variant.family, 1 if max_nodes else cores(), max_nodes,
-                      game.variant["suits"])
+                      suits_of(game))
     args = kernel_args(game)
     halt = Halt()
     share = len(lanes)
@@ -173,6 +174,11 @@ def run_spider(game: Game, max_seconds: float, max_nodes: int,
                  max(8, table_mb // share), halt)
          for lane, quota in zip(lanes, quotas, strict=True) if quota or not max_nodes], halt)
     return status, notation(ops), nodes
+
+
+def suits_of(game: Game) -> int:
+    """How many suits ``game``'s deck has (core.deal owns the deck): NODE_LANE's key."""
+    return len(suits_and_copies(game.variant)[0])
 
 
 def lanes_for(family: str, cores: int, max_nodes: int = 0,
