@@ -29,8 +29,9 @@ from kabale.advisor import hint as advisor_hint
 from kabale.advisor.effort import effort_for
 from kabale.server import advice
 from kabale.server.advice import Advisor, position_seed
+from kabale.server.jobdask import DaskBackend
 from kabale.server.jobs import JobLostError, JobTimeoutError
-from kabale.server.jobservice import DaskBackend, JobCancelledError, JobService, Owner
+from kabale.server.jobservice import JobCancelledError, JobService, Owner
 from kabale.server.moved import with_facts
 
 # the workers cannot import this file: its functions travel by value

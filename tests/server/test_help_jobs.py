@@ -26,9 +26,9 @@ from kabale import Game
 from kabale.advisor import knowledge
 from kabale.server.advice import position_key, position_seed, view_key
 from kabale.server.app import create_app
+from kabale.server.jobdask import DaskBackend
 from kabale.server.jobs import BusyError, JobLostError
 from kabale.server.jobservice import (
-    DaskBackend,
     JobCancelledError,
     JobService,
     Owner,

@@ -48,10 +48,10 @@ from kabale.core.persist import state_digest
 from kabale.core.state import Move
 from kabale.core.variants import Variant
 from kabale.server.deals import SEARCH_SECONDS, DealInfo, NoDealFoundError, bands, find_deal
+from kabale.server.jobdask import DaskBackend
 from kabale.server.jobs import BusyError, JobLostError, JobTimeoutError, Lane, Progress
 from kabale.server.jobservice import (
     Backend,
-    DaskBackend,
     Job,
     JobCancelledError,
     JobService,
