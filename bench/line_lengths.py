@@ -20,17 +20,9 @@ import time
 from dataclasses import replace
 
 from kabale import Game
+from kabale.advisor.cli import parse_seeds
 from kabale.solver import solve
 from kabale.solver.lines import SHORT_TRIES, short_line, strip_line
-
-
-def parse_seeds(text: str) -> list[int]:
-    """The seeds of "A-B" (inclusive), "A,B,C" or a mix."""
-    seeds: list[int] = []
-    for part in text.split(","):
-        first, _, last = part.strip().partition("-")
-        seeds.extend(range(int(first), int(last or first) + 1))
-    return seeds
 
 
 def main(argv: list[str] | None = None) -> int:

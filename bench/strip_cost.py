@@ -18,18 +18,10 @@ import sys
 import time
 
 from kabale import Game
+from kabale.advisor.cli import parse_seeds
 from kabale.solver.lines import strip_line
 from kabale.solver.result import replay, shorten
 from kabale.solver.spider import run_spider
-
-
-def parse_seeds(text: str) -> list[int]:
-    """The seeds of "A-B" (inclusive), "A,B,C" or a mix."""
-    seeds: list[int] = []
-    for part in text.split(","):
-        first, _, last = part.strip().partition("-")
-        seeds.extend(range(int(first), int(last or first) + 1))
-    return seeds
 
 
 def main(argv: list[str] | None = None) -> int:
