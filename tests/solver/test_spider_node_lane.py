@@ -4,6 +4,7 @@ along the same path, and a round that spends its own budget hands over to the ne
 
 from __future__ import annotations
 
+import pytest
 from test_verdicts import wins
 
 from kabale import Game, solve
@@ -28,7 +29,7 @@ def test_a_round_that_spends_its_own_budget_hands_over_to_the_next() -> None:
     rounds = spider.BEAM_ROUNDS["spider"]
     wide, winner = rounds[7], rounds[2]  # (10,000 x 512) costs millions; round 2 wins
     phases = SpiderPhases(*spider.kernel_args(game), 64, 128)
-    status, _ = spider.phase_rounds(phases, (wide, winner), 0, 0, True, 1_000_000)
+    status, _ = spider.phase_rounds(phases, (wide, winner), 0, 0, True, (1_000_000, 1_000_000))
     assert status == spider.SOLVED
     # the wide round stopped at its budget; round 2 then ran as it does alone (542,810)
     assert phases.nodes == 1_000_000 + 542_810
@@ -44,3 +45,19 @@ def test_the_node_lane_is_for_four_suits_under_a_node_budget_only() -> None:
     assert spider.lanes_for("spider", 1, 0, 4) == spider.LANES["spider"]
     assert spider.lanes_for("spider", 1, 1_000, 1) == spider.LANES["spider"]
     assert spider.lanes_for("spiderette", 2, 1_000, 4) == spider.LANES["spiderette"]
+
+
+@pytest.mark.slow
+def test_the_wide_whole_rounds_win_a_deal_the_full_beam_did_not() -> None:
+    # deal 16 was undecided at 60M and 180M positions when the full beam came right after the
+    # six cheap whole rounds; the wide (20,000 x 256) whole round wins it on its own at
+    # 10,626,568 positions
+    game = Game.new("spider", 16)
+    cheap = spider.WHOLE_PLAN[:6]
+    status, _, used = spider.beam_stage(True, "spider", spider.kernel_args(game), 64, 0, 0,
+                                        plan=cheap)
+    assert status == "unknown"
+    result = solve(game, max_seconds=None, max_nodes=sum(cap for _, cap in cheap) + 20_000_000)
+    assert result.status == "solved"
+    assert result.nodes > used
+    assert wins(game, result.moves)

@@ -59,9 +59,9 @@ ONE_CORE: dict[str, tuple[Stage, ...]] = {
 }
 # under a node limit (kabale solve --max-nodes, kabale analyze), where the answer must not
 # depend on the machine, the one lane of NODE_LANE where the variant has one. Its first
-# stage, "whole rounds", takes a budget of its own, not a share: the whole beam's first
-# WHOLE_ROUNDS rounds, each stopped after ROUND_NODES positions. Most 4-suit wins lie there,
-# and a share of the budget cut them off at one budget and not at a smaller one
+# stage, "whole rounds", runs the whole-runs beam's rounds of WHOLE_PLAN, each stopped after
+# a budget of its own, not a share of the limit. Most 4-suit wins lie there, and a share of
+# the budget cut them off at one budget and not at a smaller one
 # (docs/spider-search-log-2026-12-07.md); now a larger budget only runs further along the
 # same path (a deal won at one budget is won at any larger one, the drive aside). The full
 # beam and the drive then share what is left as in LANES. Only 4 suits: with fewer, the
@@ -70,8 +70,6 @@ ONE_CORE: dict[str, tuple[Stage, ...]] = {
 NODE_LANE: dict[tuple[str, int], tuple[Stage, ...]] = {
     ("spider", 4): (("whole rounds", 1.0), ("beam", 0.9), ("drive", 1.0)),
 }
-WHOLE_ROUNDS = 6
-ROUND_NODES = 3_000_000
 # with no limit at all, each stage before the full beam and the drive stops after this many
 # positions (the drive then decides)
 EARLY_NODES = 2_000_000
@@ -129,6 +127,15 @@ BEAM_ROUNDS: dict[str, tuple[Round, ...]] = {
         (2_000_000, 2, MANY_TURNS), (400_000, 16, BALANCED), (10_000, 65_536, BALANCED),
         (4_000_000, 50_000, BALANCED)),
 }
+# the "whole rounds" stage of NODE_LANE: (round, its own budget in positions). First the
+# whole beam's six cheap rounds at 3M each (most wins; 9100009 needs 2,467,206 in the fifth).
+# Then two wide shallow rounds at 20M each: of the 28 deals of 1-1,000 still undecided at
+# 60M positions, (20,000 x 256) alone wins 20 within 18.6M and (10,000 x 512) two more,
+# where the full beam wins none of them (docs/spider-search-log-2026-12-07.md)
+WideRound = tuple[Round, int]
+WHOLE_PLAN: tuple[WideRound, ...] = tuple(
+    (r, 3_000_000) for r in BEAM_ROUNDS["spider"][:6]) + (
+    ((20_000, 256, BALANCED), 20_000_000), ((10_000, 512, BALANCED), 20_000_000))
 # the beam's codes (status.PhaseCode); the depth-first kernel's are status.KernelCode
 SOLVED, NO_WIN, STOPPED, UNSOLVABLE = (PhaseCode.SOLVED, PhaseCode.NO_WIN, PhaseCode.STOPPED,
                                        PhaseCode.UNSOLVABLE)
@@ -216,7 +223,7 @@ def run_lane(stages: tuple[Stage, ...], family: str, args: Args, max_seconds: fl
         if kind == "whole rounds":
             kernel = None
             status, ops, used = beam_stage(True, family, args, table_mb, seconds, limit, halt,
-                                           WHOLE_ROUNDS, ROUND_NODES)
+                                           WHOLE_PLAN)
         elif kind.endswith("beam"):
             kernel = None
             status, ops, used = beam_stage(kind == "whole beam", family, args, table_mb,
@@ -235,16 +242,16 @@ def run_lane(stages: tuple[Stage, ...], family: str, args: Args, max_seconds: fl
 
 
 def beam_stage(whole_runs: bool, family: str, args: Args, table_mb: int, max_seconds: float,
-               max_nodes: int, halt: Halt | None = None, rounds: int = 0,
-               round_nodes: int = 0) -> tuple[str, Ops, int]:
-    """The beam's rounds (its first ``rounds`` only, if given; each stopped after
-    ``round_nodes`` positions, if given) within the limits (0 = none) or until ``halt``:
-    (status, ops, nodes searched). With ``whole_runs`` it answers "solved" or "unknown",
-    never "unsolvable"."""
+               max_nodes: int, halt: Halt | None = None,
+               plan: tuple[WideRound, ...] = ()) -> tuple[str, Ops, int]:
+    """The family's beam rounds, or the rounds of ``plan`` each stopped after its own budget,
+    within the limits (0 = none) or until ``halt``: (status, ops, nodes searched). With
+    ``whole_runs`` it answers "solved" or "unknown", never "unsolvable"."""
     phases = SpiderPhases(*args, max(8, table_mb // 2), max(8, table_mb))
     phases.halt = halt
-    plan = BEAM_ROUNDS[family][:rounds] if rounds else BEAM_ROUNDS[family]
-    status, ops = phase_rounds(phases, plan, max_seconds, max_nodes, whole_runs, round_nodes)
+    rounds = tuple(r for r, _ in plan) if plan else BEAM_ROUNDS[family]
+    caps = tuple(cap for _, cap in plan)
+    status, ops = phase_rounds(phases, rounds, max_seconds, max_nodes, whole_runs, caps)
     return PhaseCode(status).status, ops or [], phases.nodes
 
 
@@ -316,21 +323,21 @@ def whole_runs_win(kernel: SpiderKernel, max_seconds: float, max_nodes: int,
 
 def phase_rounds(phases: SpiderPhases, rounds: tuple[Round, ...], max_seconds: float,
                  max_nodes: int, whole_runs: bool = False,
-                 round_nodes: int = 0) -> tuple[int, Any]:
+                 caps: tuple[int, ...] = ()) -> tuple[int, Any]:
     """The beam's ``rounds`` (budget, width, weights) in turn, within the limits (0 = none;
     max_nodes caps phases.nodes): (SOLVED, ops), (UNSOLVABLE, None) when a round searched
     everything, else (STOPPED, None). With ``whole_runs`` only whole runs move, and a round
     that searched everything proves only that no such line wins: (STOPPED, None). With
-    ``round_nodes`` each round stops after that many positions and the next one starts, so
-    what a round does depends on neither the limit nor how far the others got."""
+    ``caps`` round i stops after caps[i] positions of its own (0: none) and the next one
+    starts, so what a round does depends on neither the limit nor how far the others got."""
     deadline = time.perf_counter() + max_seconds if max_seconds else 0.0
     phases.whole_runs = whole_runs
     try:
-        for budget, width, weights in rounds:
+        for i, (budget, width, weights) in enumerate(rounds):
             weigh(phases, weights)
             cap = max_nodes
-            if round_nodes:
-                mine = phases.nodes + round_nodes
+            if i < len(caps) and caps[i]:
+                mine = phases.nodes + caps[i]
                 cap = min(cap, mine) if cap else mine
             status, ops = beam(phases, budget, width, deadline, cap)
             if status == STOPPED and cap != max_nodes and \
