@@ -132,8 +132,8 @@ BEAM_ROUNDS: dict[str, tuple[Round, ...]] = {
 # Then two wide shallow rounds at 20M each: of the 28 deals of 1-1,000 still undecided at
 # 60M positions, (20,000 x 256) alone wins 20 within 18.6M and (10,000 x 512) two more,
 # where the full beam wins none of them (docs/spider-search-log-2026-12-07.md)
-WideRound = tuple[Round, int]
-WHOLE_PLAN: tuple[WideRound, ...] = tuple(
+CappedRound = tuple[Round, int]
+WHOLE_PLAN: tuple[CappedRound, ...] = tuple(
     (r, 3_000_000) for r in BEAM_ROUNDS["spider"][:6]) + (
     ((20_000, 256, BALANCED), 20_000_000), ((10_000, 512, BALANCED), 20_000_000))
 # the beam's codes (status.PhaseCode); the depth-first kernel's are status.KernelCode
@@ -243,7 +243,7 @@ def run_lane(stages: tuple[Stage, ...], family: str, args: Args, max_seconds: fl
 
 def beam_stage(whole_runs: bool, family: str, args: Args, table_mb: int, max_seconds: float,
                max_nodes: int, halt: Halt | None = None,
-               plan: tuple[WideRound, ...] = ()) -> tuple[str, Ops, int]:
+               plan: tuple[CappedRound, ...] = ()) -> tuple[str, Ops, int]:
     """The family's beam rounds, or the rounds of ``plan`` each stopped after its own budget,
     within the limits (0 = none) or until ``halt``: (status, ops, nodes searched). With
     ``whole_runs`` it answers "solved" or "unknown", never "unsolvable"."""
