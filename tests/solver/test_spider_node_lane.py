@@ -49,9 +49,9 @@ def test_the_node_lane_is_for_four_suits_under_a_node_budget_only() -> None:
 
 @pytest.mark.slow
 def test_the_wide_whole_rounds_win_a_deal_the_full_beam_did_not() -> None:
-    # deal 16 was undecided at 60M and 180M positions when the full beam came right after the
-    # six cheap whole rounds; the wide (20,000 x 256) whole round wins it on its own at
-    # 10,626,568 positions
+    # deal 16 was undecided at 60M positions when the full beam came right after the six
+    # cheap whole rounds (the full beam won it at 71M); the wide (20,000 x 256) whole round
+    # wins it on its own at 10,626,568 positions
     game = Game.new("spider", 16)
     cheap = spider.WHOLE_PLAN[:6]
     status, _, used = spider.beam_stage(True, "spider", spider.kernel_args(game), 64, 0, 0,

@@ -130,8 +130,8 @@ BEAM_ROUNDS: dict[str, tuple[Round, ...]] = {
 # the "whole rounds" stage of NODE_LANE: (round, its own budget in positions). First the
 # whole beam's six cheap rounds at 3M each (most wins; 9100009 needs 2,467,206 in the fifth).
 # Then two wide shallow rounds at 20M each: of the 28 deals of 1-1,000 still undecided at
-# 60M positions, (20,000 x 256) alone wins 20 within 18.6M and (10,000 x 512) two more,
-# where the full beam wins none of them (docs/spider-search-log-2026-12-07.md)
+# 60M positions (the full beam had over 30M), (20,000 x 256) alone wins 20 within 18.6M
+# and (10,000 x 512) two more (docs/spider-search-log-2026-12-07.md)
 CappedRound = tuple[Round, int]
 WHOLE_PLAN: tuple[CappedRound, ...] = tuple(
     (r, 3_000_000) for r in BEAM_ROUNDS["spider"][:6]) + (
