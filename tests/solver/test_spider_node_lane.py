@@ -1,6 +1,7 @@
-"""4-suit Spider under a budget in positions (issue 51): the whole beam's first rounds each
-get a budget of their own, not a share of the whole, so a larger budget only runs further
-along the same path, and a round that spends its own budget hands over to the next."""
+"""4-suit Spider's one search (issue 51): the whole beam's first rounds each get a budget of
+their own, not a share of the whole, so a larger budget only runs further along the same
+path, a round that spends its own budget hands over to the next, and a time limit only cuts
+the search short."""
 
 from __future__ import annotations
 
@@ -39,12 +40,21 @@ def test_a_round_that_spends_its_own_budget_hands_over_to_the_next() -> None:
         (spider.STOPPED, None)
 
 
-def test_the_node_lane_is_for_four_suits_under_a_node_budget_only() -> None:
-    lane = spider.NODE_LANE["spider", 4]
+def test_four_suit_spider_runs_its_own_lane_under_any_limit() -> None:
+    lane = spider.SUITS_LANE["spider", 4]
     assert spider.lanes_for("spider", 1, 1_000, 4) == (lane,)
-    assert spider.lanes_for("spider", 1, 0, 4) == spider.LANES["spider"]
+    assert spider.lanes_for("spider", 2, 0, 4) == (lane,)
     assert spider.lanes_for("spider", 1, 1_000, 1) == spider.LANES["spider"]
     assert spider.lanes_for("spiderette", 2, 1_000, 4) == spider.LANES["spiderette"]
+
+
+def test_a_time_limit_only_cuts_the_search_a_budget_runs() -> None:
+    # won in the whole rounds at 1,530,073 positions: the clock, far off, changes nothing
+    game = Game.new("spider", 9100001)
+    timed = solve(game, max_seconds=60, max_nodes=None)
+    budget = solve(game, max_seconds=None, max_nodes=8_500_000)
+    assert timed.status == budget.status == "solved"
+    assert (timed.moves, timed.nodes) == (budget.moves, budget.nodes)
 
 
 @pytest.mark.slow

@@ -57,17 +57,18 @@ ONE_CORE: dict[str, tuple[Stage, ...]] = {
     "spiderette": (("whole beam", 0.3), ("proof", 0.18), ("whole dfs", 0.21), ("sweep", 0.53),
                    ("beam", 1.0), ("drive", 1.0)),
 }
-# under a node limit (kabale solve --max-nodes, kabale analyze), where the answer must not
-# depend on the machine, the one lane of NODE_LANE where the variant has one. Its first
-# stage, "whole rounds", runs the whole-runs beam's rounds of WHOLE_PLAN, each stopped after
-# a budget of its own, not a share of the limit. Most 4-suit wins lie there, and a share of
-# the budget cut them off at one budget and not at a smaller one
+# 4-suit Spider runs SUITS_LANE instead of LANES, under a node limit (kabale solve
+# --max-nodes, kabale analyze) as under a time limit: one search, which the clock only cuts
+# short. Its first stage, "whole rounds", runs the whole-runs beam's rounds of WHOLE_PLAN,
+# each stopped after a budget of its own, not a share of the limit. Most 4-suit wins lie
+# there, and a share of the budget cut them off at one budget and not at a smaller one
 # (docs/spider-search-log-2026-12-07.md); now a larger budget only runs further along the
 # same path (a deal won at one budget is won at any larger one, the drive aside). The full
-# beam and the drive then share what is left as in LANES. Only 4 suits: with fewer, the
-# drive wins deals early that the whole rounds would delay (spider:suits=1 #3 at 276,250
-# positions, where the whole rounds need 558,799), and LANES stay as measured.
-NODE_LANE: dict[tuple[str, int], tuple[Stage, ...]] = {
+# beam and the drive then share what is left as in LANES. Under 10 s it wins 394 of deals
+# 1001-1400 where LANES won 373. Only 4 suits: with fewer, the drive wins deals early that
+# the whole rounds would delay (spider:suits=1 #3 at 276,250 positions, where the whole
+# rounds need 558,799), and LANES stay as measured.
+SUITS_LANE: dict[tuple[str, int], tuple[Stage, ...]] = {
     ("spider", 4): (("whole rounds", 1.0), ("beam", 0.9), ("drive", 1.0)),
 }
 # with no limit at all, each stage before the full beam and the drive stops after this many
@@ -127,7 +128,7 @@ BEAM_ROUNDS: dict[str, tuple[Round, ...]] = {
         (2_000_000, 2, MANY_TURNS), (400_000, 16, BALANCED), (10_000, 65_536, BALANCED),
         (4_000_000, 50_000, BALANCED)),
 }
-# the "whole rounds" stage of NODE_LANE: (round, its own budget in positions). First the
+# the "whole rounds" stage of SUITS_LANE: (round, its own budget in positions). First the
 # whole beam's six cheap rounds at 3M each (most wins; 9100009 needs 2,467,206 in the fifth).
 # Then two wide shallow rounds at 20M each: of the 28 deals of 1-1,000 still undecided at
 # 60M positions (the full beam had over 30M), (20,000 x 256) alone wins 20 within 18.6M
@@ -184,17 +185,17 @@ def run_spider(game: Game, max_seconds: float, max_nodes: int,
 
 
 def suits_of(game: Game) -> int:
-    """How many suits ``game``'s deck has (core.deal owns the deck): NODE_LANE's key."""
+    """How many suits ``game``'s deck has (core.deal owns the deck): SUITS_LANE's key."""
     return len(suits_and_copies(game.variant)[0])
 
 
 def lanes_for(family: str, cores: int, max_nodes: int = 0,
               suits: int = 0) -> tuple[tuple[Stage, ...], ...]:
-    """The family's LANES, or its ONE_CORE lane where ``cores`` cannot run them all, or
-    under a node limit (``max_nodes``) the NODE_LANE of the family with ``suits`` where it
-    has one."""
-    if max_nodes and (family, suits) in NODE_LANE:
-        return (NODE_LANE[family, suits],)
+    """The SUITS_LANE of the family with ``suits`` where it has one; else the family's
+    LANES, or its ONE_CORE lane where ``cores`` cannot run them all (always under a node
+    limit, ``max_nodes``)."""
+    if (family, suits) in SUITS_LANE:
+        return (SUITS_LANE[family, suits],)
     lanes = LANES[family]
     if len(lanes) > cores and family in ONE_CORE:
         return (ONE_CORE[family],)
@@ -218,7 +219,8 @@ def run_lane(stages: tuple[Stage, ...], family: str, args: Args, max_seconds: fl
         if max_seconds and seconds < MIN_STAGE_SECONDS:
             continue
         limit = max(1, int((max_nodes - nodes) * share)) if max_nodes else 0
-        if kind not in ("beam", "drive") and not max_seconds and not max_nodes:
+        if kind not in ("beam", "drive", "whole rounds") and not max_seconds and \
+                not max_nodes:  # the whole rounds are bounded by their own budgets
             limit = EARLY_NODES
         if kind == "whole rounds":
             kernel = None
